@@ -1,0 +1,76 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import { authClient } from "@/lib/auth-client";
+
+const SignUp = z.object({
+  name: z.string().trim().min(1, "Enter your name").max(100),
+  organizationName: z.string().trim().min(1, "Enter your business name").max(120, "At most 120 characters"),
+  email: z.email("Enter a valid email address"),
+  password: z.string().min(8, "At least 8 characters").max(128, "At most 128 characters"),
+});
+
+export function SignUpForm({ next }: { next: string }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(SignUp),
+    defaultValues: { name: "", organizationName: "", email: "", password: "" },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    // `organizationName` makes the sign-up create the user's first organization.
+    const { error } = await authClient.signUp.email(values as typeof values & { name: string });
+    if (error) {
+      if (error.status === 422 || error.code === "USER_ALREADY_EXISTS" || /exist/i.test(error.message ?? "")) {
+        form.setError("email", { message: "An account with this email already exists. Sign in instead." });
+      } else {
+        setFormError(error.message ?? "Could not create the account.");
+      }
+      return;
+    }
+    window.location.assign(next);
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <div>
+        <h1 className="text-xl font-semibold">Create your account</h1>
+        <p className="mt-1 text-sm text-slate-600">Start selling insurance in minutes.</p>
+      </div>
+      {formError && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {formError}
+        </p>
+      )}
+      <Field id="name" label="Your name" error={errors.name?.message}>
+        <Input id="name" autoComplete="name" aria-invalid={!!errors.name} {...form.register("name")} />
+      </Field>
+      <Field id="organizationName" label="Business name" error={errors.organizationName?.message}>
+        <Input id="organizationName" autoComplete="organization" aria-invalid={!!errors.organizationName} {...form.register("organizationName")} />
+      </Field>
+      <Field id="email" label="Work email" error={errors.email?.message}>
+        <Input id="email" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
+      </Field>
+      <Field id="password" label="Password" hint="At least 8 characters." error={errors.password?.message}>
+        <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register("password")} />
+      </Field>
+      <Button type="submit" className="w-full" loading={isSubmitting}>
+        Create account
+      </Button>
+      <p className="text-center text-sm text-slate-600">
+        Already have an account?{" "}
+        <Link href={`/sign-in${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`} className="font-medium text-brand-600 hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

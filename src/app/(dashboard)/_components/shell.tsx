@@ -1,0 +1,101 @@
+"use client";
+
+import { BookOpen, LogOut, Menu, X } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState, type ReactNode } from "react";
+import { Logo } from "@/components/logo";
+import { authClient } from "@/lib/auth-client";
+import { cn } from "@/lib/cn";
+import { navFor, type Role } from "./nav";
+import { OrgSwitcher } from "./org-switcher";
+
+export function Shell({ user, role, children }: { user: { name: string; email: string }; role: Role; children: ReactNode }) {
+  const pathname = usePathname();
+  const [open, setOpen] = useState(false);
+  const items = navFor(role);
+
+  const nav = (
+    <nav aria-label="Main" className="flex flex-col gap-1">
+      {items.map((item) => {
+        const active = item.href === "/" ? pathname === "/" : pathname.startsWith(item.href);
+        return (
+          <Link
+            key={item.href}
+            href={item.href}
+            onClick={() => setOpen(false)}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium",
+              active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100",
+            )}
+          >
+            <item.icon className="h-4 w-4" aria-hidden />
+            {item.label}
+          </Link>
+        );
+      })}
+      <a href="/docs" className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+        <BookOpen className="h-4 w-4" aria-hidden />
+        API reference
+      </a>
+    </nav>
+  );
+
+  const signOut = async () => {
+    await authClient.signOut();
+    window.location.assign("/sign-in");
+  };
+
+  const account = (
+    <div className="border-t border-slate-200 pt-4">
+      <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
+      <p className="truncate text-xs text-slate-500">{user.email}</p>
+      <button type="button" onClick={signOut} className="mt-3 flex items-center gap-2 text-sm text-slate-600 hover:text-slate-900">
+        <LogOut className="h-4 w-4" aria-hidden /> Sign out
+      </button>
+    </div>
+  );
+
+  return (
+    <div className="min-h-screen lg:flex">
+      <aside className="hidden w-64 shrink-0 flex-col gap-6 border-r border-slate-200 bg-white p-4 lg:flex">
+        <Link href="/">
+          <Logo />
+        </Link>
+        <OrgSwitcher />
+        <div className="flex-1">{nav}</div>
+        {account}
+      </aside>
+
+      <header className="sticky top-0 z-30 flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 lg:hidden">
+        <Link href="/">
+          <Logo />
+        </Link>
+        <button type="button" onClick={() => setOpen(true)} aria-label="Open menu" className="rounded-md p-2 hover:bg-slate-100">
+          <Menu className="h-5 w-5" />
+        </button>
+      </header>
+      {open && (
+        <div className="fixed inset-0 z-40 lg:hidden" role="dialog" aria-modal="true" aria-label="Menu">
+          <div className="absolute inset-0 bg-slate-900/40" onClick={() => setOpen(false)} />
+          <div className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col gap-6 bg-white p-4 shadow-xl">
+            <div className="flex items-center justify-between">
+              <Logo />
+              <button type="button" onClick={() => setOpen(false)} aria-label="Close menu" className="rounded-md p-2 hover:bg-slate-100">
+                <X className="h-5 w-5" />
+              </button>
+            </div>
+            <OrgSwitcher />
+            <div className="flex-1">{nav}</div>
+            {account}
+          </div>
+        </div>
+      )}
+
+      <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+        <div className="mx-auto max-w-5xl">{children}</div>
+      </main>
+    </div>
+  );
+}

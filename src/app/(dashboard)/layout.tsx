@@ -1,0 +1,17 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { currentSession } from "@/server/session/current";
+import { Shell } from "./_components/shell";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const session = await currentSession();
+  if (!session) redirect("/sign-in");
+  if (!session.member) redirect("/onboarding");
+  return (
+    <Shell user={{ name: session.user.name, email: session.user.email }} role={session.member.role}>
+      {children}
+    </Shell>
+  );
+}

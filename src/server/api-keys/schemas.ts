@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+export const Permission = z.enum(["read", "write"]);
+
+const Permissions = z
+  .array(Permission)
+  .min(1, "give at least one permission")
+  .max(2)
+  .refine((p) => new Set(p).size === p.length, "must not repeat a permission")
+  .describe("`read` allows GET; `write` allows every method");
+
+const Name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
+export const CreateApiKeyInput = z
+  .strictObject({ name: Name.describe("A label for the key"), permissions: Permissions })
+  .meta({ id: "CreateApiKeyInput" });
+export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+
+export const UpdateApiKeyInput = z
+  .strictObject({ name: Name.optional(), permissions: Permissions.optional() })
+  .refine((v) => v.name !== undefined || v.permissions !== undefined, "give name and/or permissions")
+  .meta({ id: "UpdateApiKeyInput" });
+export type UpdateApiKeyInput = z.infer<typeof UpdateApiKeyInput>;
+
+export const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    permissions: z.array(Permission),
+    prefix: z.string().describe("The first 12 characters of the key, to recognise it"),
+    status: z.enum(["active", "revoked"]),
+    createdAt: z.iso.datetime(),
+    lastUsedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "ApiKey" });
+export type ApiKey = z.infer<typeof ApiKey>;
+
+export const ApiKeyWithSecret = ApiKey.extend({
+  key: z.string().describe("The full key. Shown only in this response: store it now."),
+}).meta({ id: "ApiKeyWithSecret" });
+export type ApiKeyWithSecret = z.infer<typeof ApiKeyWithSecret>;

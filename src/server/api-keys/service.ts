@@ -1,0 +1,132 @@
+import type { ApiKey as ApiKeyRow } from "@/generated/prisma/client";
+import { db } from "@/server/db/client";
+import { assertCan, type Actor, type KeyPermission } from "@/server/actor";
+import { AppError, notFound } from "@/server/errors";
+import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
+import type { ApiKey, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "./schemas";
+import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from "./secret";
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: row.permissions as KeyPermission[],
+    prefix: row.prefix,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+// `read` is implied by `write`; store them in one order.
+const normalize = (p: KeyPermission[]) => (["read", "write"] as const).filter((x) => p.includes(x));
+
+export async function listApiKeys(actor: Actor, page: PageQuery): Promise<Page<ApiKey>> {
+  assertCan(actor, "admin");
+  const args = pageArgs(page);
+  const rows = await db.apiKey.findMany({ ...args, where: { organizationId: actor.organizationId, ...args.where } });
+  return toPage(rows, page, toApiKey);
+}
+
+export async function createApiKey(actor: Actor, input: CreateApiKeyInput): Promise<ApiKeyWithSecret> {
+  assertCan(actor, "admin");
+  const key = generateApiKey();
+  const row = await db.apiKey.create({
+    data: {
+      organizationId: actor.organizationId,
+      createdById: actor.userId,
+      name: input.name,
+      permissions: normalize(input.permissions),
+      prefix: keyPrefix(key),
+      keyHash: hashApiKey(key),
+    },
+  });
+  return { ...toApiKey(row), key };
+}
+
+async function findKey(actor: Actor, id: string): Promise<ApiKeyRow> {
+  const row = await db.apiKey.findFirst({ where: { id, organizationId: actor.organizationId } });
+  if (!row) throw notFound("API key");
+  return row;
+}
+
+export async function updateApiKey(actor: Actor, id: string, input: UpdateApiKeyInput): Promise<ApiKey> {
+  assertCan(actor, "admin");
+  const row = await findKey(actor, id);
+  if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be changed");
+  const updated = await db.apiKey.update({
+    where: { id: row.id },
+    data: { name: input.name, permissions: input.permissions ? normalize(input.permissions) : undefined },
+  });
+  return toApiKey(updated);
+}
+
+/** Revokes a key; revoking a revoked key answers it unchanged. */
+export async function revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
+  assertCan(actor, "admin");
+  const row = await findKey(actor, id);
+  if (row.status === "revoked") return toApiKey(row);
+  const updated = await db.apiKey.update({ where: { id: row.id }, data: { status: "revoked", revokedAt: new Date() } });
+  return toApiKey(updated);
+}
+
+/** A new secret for the same record; the old value stops working at once. */
+export async function regenerateApiKey(actor: Actor, id: string): Promise<ApiKeyWithSecret> {
+  assertCan(actor, "admin");
+  const row = await findKey(actor, id);
+  if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be regenerated");
+  const key = generateApiKey();
+  const updated = await db.apiKey.update({
+    where: { id: row.id },
+    data: { keyHash: hashApiKey(key), prefix: keyPrefix(key) },
+  });
+  return { ...toApiKey(updated), key };
+}
+
+export interface AuthenticatedKey {
+  id: string;
+  organizationId: string;
+  createdById: string;
+  permissions: KeyPermission[];
+  /** The organization's requests-per-minute limit (settings `api.rateLimit`). */
+  rateLimit: number;
+}
+
+/** Checks a presented key. Throws 401 with the precise reason. */
+export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey> {
+  if (!looksLikeApiKey(presented)) throw new AppError("invalid_api_key");
+  const hash = hashApiKey(presented);
+  const row = await db.apiKey.findUnique({
+    where: { keyHash: hash },
+    include: { organization: { select: { apiRateLimit: true } } },
+  });
+  if (!row || !sameHash(row.keyHash, hash)) throw new AppError("invalid_api_key");
+  if (row.status !== "active") throw new AppError("revoked_api_key");
+  touchLastUsed(row.id, row.lastUsedAt);
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    createdById: row.createdById,
+    permissions: row.permissions as KeyPermission[],
+    rateLimit: row.organization.apiRateLimit,
+  };
+}
+
+// lastUsedAt is accurate to a minute: at most one write per key per minute,
+// and none on the request's critical path.
+const TOUCH_EVERY_MS = 60_000;
+const touched = new Map<string, number>();
+
+function touchLastUsed(id: string, lastUsedAt: Date | null) {
+  const now = Date.now();
+  if (lastUsedAt && now - lastUsedAt.getTime() < TOUCH_EVERY_MS) return;
+  if (now - (touched.get(id) ?? 0) < TOUCH_EVERY_MS) return;
+  touched.set(id, now);
+  if (touched.size > 10_000) touched.clear();
+  void db.apiKey
+    .updateMany({
+      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - TOUCH_EVERY_MS) } }] },
+      data: { lastUsedAt: new Date(now) },
+    })
+    .catch(() => touched.delete(id));
+}

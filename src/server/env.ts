@@ -1,0 +1,83 @@
+// Every environment variable the app reads, validated once at start. Nothing
+// else reads process.env: import `env` from here.
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { z } from "zod";
+
+const bool = (def: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? def : v === "true" || v === "1"));
+
+const int = (def: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), "must be a postgres:// URL"),
+  DATA_DIR: z.string().default("./.data"),
+  MIGRATE_ON_START: bool(true),
+  PORT: int(3000, 1, 65535),
+  APP_URL: z.url().optional(),
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  AUTH_RATE_LIMIT: bool(true),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  REDIS_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  SMTP_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  MAIL_FROM: z.string().default("Coverdesk <no-reply@coverdesk.local>"),
+  PLATFORM_FEE_BPS: int(150, 0, 10000),
+  MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+  API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
+});
+
+export type Env = z.infer<typeof schema> & { APP_URL: string; BETTER_AUTH_SECRET: string; DATA_DIR: string };
+
+function load(): Env {
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return { ...e, DATA_DIR: dataDir, APP_URL: appUrl, BETTER_AUTH_SECRET: e.BETTER_AUTH_SECRET ?? localSecret(dataDir, e) };
+}
+
+// Without BETTER_AUTH_SECRET a laptop install keeps a generated secret in its
+// data directory, so sessions survive restarts. A server (DATABASE_URL in
+// production) must be given one: several instances must share it.
+function localSecret(dataDir: string, e: z.infer<typeof schema>): string {
+  if (e.DATABASE_URL && e.NODE_ENV === "production") {
+    throw new Error("Invalid environment:\n  BETTER_AUTH_SECRET: required in production with DATABASE_URL");
+  }
+  const file = path.join(dataDir, "auth-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = crypto.randomBytes(32).toString("base64url");
+    fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+const g = globalThis as unknown as { __coverdeskEnv?: Env };
+export const env: Env = (g.__coverdeskEnv ??= load());

@@ -1,0 +1,75 @@
+// One error type for every rule a service enforces, and the one table that
+// maps its code to an HTTP status (REST) and a tRPC code (dashboard).
+export type TrpcCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
+  | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "UNPROCESSABLE_CONTENT"
+  | "TOO_MANY_REQUESTS"
+  | "INTERNAL_SERVER_ERROR";
+
+const TABLE = {
+  malformed_json: [400, "BAD_REQUEST", "Malformed JSON"],
+  invalid_query: [400, "BAD_REQUEST", "Invalid query string"],
+  missing_api_key: [401, "UNAUTHORIZED", "Missing API key"],
+  invalid_api_key: [401, "UNAUTHORIZED", "Invalid API key"],
+  revoked_api_key: [401, "UNAUTHORIZED", "Revoked API key"],
+  unauthenticated: [401, "UNAUTHORIZED", "Sign in required"],
+  insufficient_permissions: [403, "FORBIDDEN", "Insufficient permissions"],
+  forbidden: [403, "FORBIDDEN", "Forbidden"],
+  not_found: [404, "NOT_FOUND", "Not found"],
+  method_not_allowed: [405, "METHOD_NOT_SUPPORTED", "Method not allowed"],
+  conflict: [409, "CONFLICT", "Conflict"],
+  invalid_state: [409, "CONFLICT", "Invalid state"],
+  idempotency_in_progress: [409, "CONFLICT", "Idempotent request in progress"],
+  payload_too_large: [413, "PAYLOAD_TOO_LARGE", "Payload too large"],
+  unsupported_media_type: [415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type"],
+  validation_failed: [422, "UNPROCESSABLE_CONTENT", "Validation failed"],
+  idempotency_key_reused: [422, "UNPROCESSABLE_CONTENT", "Idempotency key reused"],
+  rate_limited: [429, "TOO_MANY_REQUESTS", "Too many requests"],
+  internal_error: [500, "INTERNAL_SERVER_ERROR", "Internal error"],
+} as const satisfies Record<string, readonly [number, TrpcCode, string]>;
+
+export type ErrorCode = keyof typeof TABLE;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+    readonly extra: { errors?: FieldError[]; [key: string]: unknown } = {},
+  ) {
+    super(detail ?? TABLE[code][2]);
+    this.name = "AppError";
+  }
+  get status(): number {
+    return TABLE[this.code][0];
+  }
+  get trpcCode(): TrpcCode {
+    return TABLE[this.code][1];
+  }
+  get title(): string {
+    return TABLE[this.code][2];
+  }
+}
+
+export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
+
+export function validationError(errors: FieldError[]): AppError {
+  const detail = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; ");
+  return new AppError("validation_failed", detail, { errors });
+}
+
+/** Prisma's unique-constraint violation, for turning races into 409s. */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}

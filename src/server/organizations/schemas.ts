@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+const trimmed = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+
+export const E164 = z
+  .string()
+  .trim()
+  .regex(/^\+[1-9]\d{6,14}$/, "must be an international number in E.164 form, like +2348012345678");
+
+export const Currency = z
+  .string()
+  .trim()
+  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, like NGN or USD");
+
+export const CreateOrganizationInput = z
+  .strictObject({
+    name: trimmed(120).describe("Business name"),
+    email: z.email("must be an email address").max(254).describe("Contact email of the business"),
+    phone: E164.optional().describe("Phone number in E.164 form"),
+    address: trimmed(500).optional(),
+    currency: Currency.optional().describe("ISO 4217 currency for prices and payouts; default NGN"),
+  })
+  .meta({ id: "CreateOrganizationInput" });
+export type CreateOrganizationInput = z.infer<typeof CreateOrganizationInput>;
+
+export const UpdateOrganizationInput = z
+  .strictObject({
+    name: trimmed(120).optional(),
+    email: z.email("must be an email address").max(254).optional(),
+    phone: E164.nullable().optional(),
+    address: trimmed(500).nullable().optional(),
+    currency: Currency.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
+  .meta({ id: "UpdateOrganizationInput" });
+export type UpdateOrganizationInput = z.infer<typeof UpdateOrganizationInput>;
+
+export const Organization = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    address: z.string().nullable(),
+    currency: z.string(),
+    role: z.enum(["OWNER", "ADMIN", "MEMBER"]).describe("The caller's role in this organization"),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Organization" });
+export type Organization = z.infer<typeof Organization>;

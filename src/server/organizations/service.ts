@@ -1,0 +1,118 @@
+// Organizations are user-scoped: a user sees and acts on the organizations
+// they belong to, with their role in each.
+import type { Member, Organization as OrgRow, Role } from "@/generated/prisma/client";
+import { db } from "@/server/db/client";
+import { assertCan, type Actor } from "@/server/actor";
+import { notFound } from "@/server/errors";
+import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
+import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "./schemas";
+
+export function toOrganization(org: OrgRow, role: Role): Organization {
+  return {
+    id: org.id,
+    name: org.name,
+    email: org.email,
+    phone: org.phone,
+    address: org.address,
+    currency: org.currency,
+    role,
+    createdAt: org.createdAt.toISOString(),
+  };
+}
+
+/** The user's membership in an organization, or 404: never reveal an organization the user is not in. */
+export async function findMembership(userId: string, organizationId: string): Promise<Member & { organization: OrgRow }> {
+  const member = await db.member.findUnique({
+    where: { organizationId_userId: { organizationId, userId } },
+    include: { organization: true },
+  });
+  if (!member) throw notFound("Organization");
+  return member;
+}
+
+/** The actor a user has in one of their organizations (the dashboard and user-scoped API calls). */
+export async function actorForUser(
+  userId: string,
+  organizationId: string,
+  apiKey?: Actor["apiKey"],
+): Promise<Actor> {
+  const member = await findMembership(userId, organizationId);
+  return { organizationId, userId, role: member.role, apiKey };
+}
+
+/** The user's organizations, newest membership first. */
+export async function listOrganizations(userId: string, page: PageQuery): Promise<Page<Organization>> {
+  const args = pageArgs(page);
+  const members = await db.member.findMany({
+    ...args,
+    where: { userId, ...args.where },
+    include: { organization: true },
+  });
+  return toPage(members, page, (m) => toOrganization(m.organization, m.role));
+}
+
+export async function getOrganization(userId: string, organizationId: string): Promise<Organization> {
+  const member = await findMembership(userId, organizationId);
+  return toOrganization(member.organization, member.role);
+}
+
+/** Creates an organization with the user as its OWNER and makes it their active one. */
+export async function createOrganization(userId: string, input: CreateOrganizationInput): Promise<Organization> {
+  return db.$transaction(async (tx) => {
+    const org = await tx.organization.create({
+      data: {
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        address: input.address,
+        currency: input.currency ?? "NGN",
+        members: { create: { userId, role: "OWNER" } },
+      },
+    });
+    await tx.user.update({ where: { id: userId }, data: { activeOrganizationId: org.id } });
+    return toOrganization(org, "OWNER");
+  });
+}
+
+export async function updateOrganization(
+  actor: Actor,
+  input: UpdateOrganizationInput,
+): Promise<Organization> {
+  assertCan(actor, "admin");
+  const org = await db.organization.update({
+    where: { id: actor.organizationId },
+    data: {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      address: input.address,
+      currency: input.currency,
+    },
+  });
+  return toOrganization(org, actor.role ?? "MEMBER");
+}
+
+/** Sets the organization the dashboard opens next for this user. */
+export async function switchOrganization(userId: string, organizationId: string): Promise<Organization> {
+  const member = await findMembership(userId, organizationId);
+  await db.user.update({ where: { id: userId }, data: { activeOrganizationId: organizationId } });
+  return toOrganization(member.organization, member.role);
+}
+
+/**
+ * The organization a signed-in user works in: their active one if they still
+ * belong to it, else their oldest membership. Null when they belong to none.
+ */
+export async function resolveActiveMembership(userId: string, activeOrganizationId: string | null) {
+  if (activeOrganizationId) {
+    const member = await db.member.findUnique({
+      where: { organizationId_userId: { organizationId: activeOrganizationId, userId } },
+    });
+    if (member) return member;
+  }
+  const first = await db.member.findFirst({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  if (first && first.organizationId !== activeOrganizationId) {
+    await db.user.update({ where: { id: userId }, data: { activeOrganizationId: first.organizationId } });
+  }
+  return first;
+}

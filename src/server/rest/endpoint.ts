@@ -1,0 +1,67 @@
+// A REST operation declared as data: the router, the permission check, the
+// parsers and the OpenAPI document are all built from these entries.
+import { z } from "zod";
+import type { Actor, KeyPermission } from "@/server/actor";
+import type { AuthenticatedKey } from "@/server/api-keys/service";
+import type { ErrorCode } from "@/server/errors";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The key's own organization, acting with the key's permissions. */
+  actor: Actor;
+  key: AuthenticatedKey;
+  request: Request;
+}
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Endpoint<
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: Method;
+  /** Path under /api/v1 with `{name}` parameters. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** What the API key must allow. `write` also grants `read`. */
+  permission: KeyPermission;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Undefined for 204 No Content. */
+  response?: R;
+  status?: 200 | 201 | 204;
+  /** Error codes this operation can answer beyond the common ones, for the docs. */
+  errors?: ErrorCode[];
+  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Infer<R> | void>;
+}
+
+export type AnyEndpoint = Endpoint<z.ZodObject | undefined, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
+
+/** Declares an endpoint with its handler's types inferred from its schemas. */
+export function endpoint<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
+>(def: Endpoint<P, Q, B, R>): AnyEndpoint {
+  return def as unknown as AnyEndpoint;
+}
+
+export const IdParam = z.object({ id: z.string().min(1).max(100) });
+
+/** `{data, nextCursor}` of a list endpoint. */
+export function pageOf<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({ data: z.array(item), nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last") })
+    .meta({ id });
+}

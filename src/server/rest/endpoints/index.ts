@@ -1,0 +1,7 @@
+import type { AnyEndpoint } from "../endpoint";
+import { apiKeyEndpoints } from "./api-keys";
+import { organizationEndpoints } from "./organizations";
+import { settingsEndpoints } from "./settings";
+
+/** Every REST operation, in the order the API reference lists them. */
+export const endpoints: AnyEndpoint[] = [...organizationEndpoints, ...apiKeyEndpoints, ...settingsEndpoints];

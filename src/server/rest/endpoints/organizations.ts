@@ -1,0 +1,101 @@
+// The /organizations endpoints are user-scoped: they act as the key's creator,
+// on any organization that user belongs to, with the user's role there.
+import { z } from "zod";
+import type { Actor } from "@/server/actor";
+import type { AuthenticatedKey } from "@/server/api-keys/service";
+import { AppError } from "@/server/errors";
+import { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "@/server/organizations/schemas";
+import {
+  actorForUser,
+  createOrganization,
+  findMembership,
+  getOrganization,
+  listOrganizations,
+  switchOrganization,
+  updateOrganization,
+} from "@/server/organizations/service";
+import { PageQuery } from "@/server/pagination";
+import { endpoint, pageOf } from "../endpoint";
+
+const tag = "Organizations";
+const AccountParam = z.object({ accountID: z.string().min(1).max(100) });
+const keyInfo = (key: AuthenticatedKey): Actor["apiKey"] => ({ id: key.id, permissions: key.permissions });
+
+/** The key's creator, who must still belong to the key's organization. */
+async function creatorOf(key: AuthenticatedKey): Promise<string> {
+  try {
+    await findMembership(key.createdById, key.organizationId);
+  } catch {
+    throw new AppError("forbidden", "The user who created this API key is no longer a member of its organization");
+  }
+  return key.createdById;
+}
+
+export const organizationEndpoints = [
+  // POST /api/v1/organizations — create an organization owned by the key's creator
+  endpoint({
+    method: "POST",
+    path: "/organizations",
+    operationId: "createOrganization",
+    summary: "Create an organization",
+    description: "Creates an organization with the key's creator as its OWNER.",
+    tag,
+    permission: "write",
+    body: CreateOrganizationInput,
+    response: Organization,
+    status: 201,
+    handler: async ({ key, body }) => createOrganization(await creatorOf(key), body),
+  }),
+  // GET /api/v1/organizations — organizations of the key's creator
+  endpoint({
+    method: "GET",
+    path: "/organizations",
+    operationId: "listOrganizations",
+    summary: "List the organizations of the key's creator",
+    tag,
+    permission: "read",
+    query: PageQuery,
+    response: pageOf(Organization, "OrganizationList"),
+    handler: async ({ key, query }) => listOrganizations(await creatorOf(key), query),
+  }),
+  // GET /api/v1/organizations/{accountID}
+  endpoint({
+    method: "GET",
+    path: "/organizations/{accountID}",
+    operationId: "getOrganization",
+    summary: "Get an organization",
+    tag,
+    permission: "read",
+    params: AccountParam,
+    response: Organization,
+    handler: async ({ key, params }) => getOrganization(await creatorOf(key), params.accountID),
+  }),
+  // PUT /api/v1/organizations/{accountID} — change the profile (ADMIN or OWNER)
+  endpoint({
+    method: "PUT",
+    path: "/organizations/{accountID}",
+    operationId: "updateOrganization",
+    summary: "Update an organization",
+    tag,
+    permission: "write",
+    params: AccountParam,
+    body: UpdateOrganizationInput,
+    response: Organization,
+    handler: async ({ key, params, body }) =>
+      updateOrganization(await actorForUser(await creatorOf(key), params.accountID, keyInfo(key)), body),
+  }),
+  // POST /api/v1/organizations/{accountID}/switch — set the creator's active organization
+  endpoint({
+    method: "POST",
+    path: "/organizations/{accountID}/switch",
+    operationId: "switchOrganization",
+    summary: "Switch the active organization",
+    description:
+      "Sets the organization the key creator's dashboard opens next. The API key itself stays bound to its own organization.",
+    tag,
+    permission: "write",
+    params: AccountParam,
+    response: Organization,
+    handler: async ({ key, params }) => switchOrganization(await creatorOf(key), params.accountID),
+  }),
+];

@@ -1,0 +1,206 @@
+// The REST API as one plain function, `(Request) => Promise<Response>`, free
+// of Next so it can be mounted anywhere. Checks run in the contract's order:
+// 401 key → 404/405 route → 403 permission → 400 body/query → 413/415/422
+// input → (service) 404 record → 409 state.
+import crypto from "node:crypto";
+import type { z } from "zod";
+import { authenticateApiKey, type AuthenticatedKey } from "@/server/api-keys/service";
+import { env } from "@/server/env";
+import { AppError } from "@/server/errors";
+import { logger } from "@/server/logger";
+import { decodeCursor } from "@/server/pagination";
+import type { AnyEndpoint } from "./endpoint";
+import { endpoints } from "./endpoints";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from "./idempotency";
+import { openApiDocument } from "./openapi";
+import { fieldErrors, problemResponse } from "./problem";
+import { consumeRateLimit, rateLimitHeaders } from "./rate-limit";
+import { createRouter } from "./router";
+
+export const API_PREFIX = "/api/v1";
+const match = createRouter(endpoints);
+
+function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  if (given && /^[\w.:-]{1,128}$/.test(given)) return given;
+  return `req_${crypto.randomBytes(12).toString("base64url")}`;
+}
+
+function bearer(request: Request): string {
+  const header = request.headers.get("authorization");
+  if (!header) throw new AppError("missing_api_key", "Send your API key as `Authorization: Bearer <key>`");
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m?.[1]) throw new AppError("invalid_api_key", "The Authorization header must be `Bearer <key>`");
+  return m[1];
+}
+
+function parseQuery(ep: AnyEndpoint, url: URL): unknown {
+  if (!ep.query) return undefined;
+  const raw: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) raw[k] = v;
+  const parsed = (ep.query as z.ZodType).safeParse(raw);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    throw new AppError("invalid_query", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+  }
+  const cursor = (parsed.data as { cursor?: string }).cursor;
+  if (cursor !== undefined && !decodeCursor(cursor)) {
+    throw new AppError("invalid_query", "cursor: is not a cursor from this API", {
+      errors: [{ path: "cursor", message: "is not a cursor from this API" }],
+    });
+  }
+  return parsed.data;
+}
+
+async function readBody(ep: AnyEndpoint, request: Request): Promise<{ raw: string; value: unknown }> {
+  if (!ep.body) return { raw: "", value: undefined };
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > env.API_MAX_BODY_BYTES) throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
+  const raw = await request.text();
+  if (Buffer.byteLength(raw) > env.API_MAX_BODY_BYTES) {
+    throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
+  }
+  if (raw.trim() === "") return { raw, value: undefined };
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new AppError("unsupported_media_type", "Send the body as application/json");
+  }
+  try {
+    return { raw, value: JSON.parse(raw) };
+  } catch {
+    throw new AppError("malformed_json", "The body is not valid JSON");
+  }
+}
+
+function validate(schema: z.ZodType | undefined, value: unknown, prefix?: string): unknown {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const errors = fieldErrors(parsed.error, prefix);
+  throw new AppError("validation_failed", errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join("; "), {
+    errors,
+  });
+}
+
+function jsonResponse(status: number, body: string | null, headers: Headers): Response {
+  if (body !== null) headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(body, { status, headers });
+}
+
+export async function handleRestRequest(request: Request): Promise<Response> {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  const headers = new Headers({ "X-Request-Id": requestId });
+  const url = new URL(request.url);
+  const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
+  const method = request.method.toUpperCase();
+  let route: string | undefined;
+  let key: AuthenticatedKey | undefined;
+  let status = 500;
+  let response: Response;
+
+  try {
+    if (path === "/openapi.json" && method === "GET") {
+      route = "/openapi.json";
+      headers.set("Cache-Control", "public, max-age=300");
+      response = jsonResponse(200, JSON.stringify(openApiDocument()), headers);
+    } else {
+      key = await authenticateApiKey(bearer(request));
+      const limit = await consumeRateLimit(key.organizationId, key.rateLimit);
+      rateLimitHeaders(headers, limit);
+      if (!limit.allowed) {
+        headers.set("Retry-After", String(limit.resetSeconds));
+        throw new AppError("rate_limited", `Over ${limit.limit} requests per minute; retry in ${limit.resetSeconds} s`);
+      }
+      const { endpoint: ep, params } = match(method, path);
+      route = ep.path;
+      if (ep.permission === "write" && !key.permissions.includes("write")) {
+        throw new AppError("insufficient_permissions", "This API key needs the `write` permission for this request");
+      }
+      const query = parseQuery(ep, url);
+      const body = await readBody(ep, request);
+      const input = {
+        params: validate(ep.params, params),
+        query,
+        body: validate(ep.body, body.value),
+      };
+      response = await run(ep, key, request, input, body.raw, headers);
+    }
+  } catch (err) {
+    response = errorResponse(err, requestId, headers, { method, path, route });
+  }
+  status = response.status;
+  logger.info(
+    { requestId, method, route: route ?? path, status, durationMs: Math.round(performance.now() - started), organizationId: key?.organizationId },
+    "request",
+  );
+  return response;
+}
+
+async function run(
+  ep: AnyEndpoint,
+  key: AuthenticatedKey,
+  request: Request,
+  input: { params: unknown; query: unknown; body: unknown },
+  rawBody: string,
+  headers: Headers,
+): Promise<Response> {
+  const actor = { organizationId: key.organizationId, userId: key.createdById, role: null, apiKey: { id: key.id, permissions: key.permissions } };
+  const call = async (): Promise<{ status: number; body: string | null }> => {
+    const result = await ep.handler({ ...(input as { params: never; query: never; body: never }), actor, key, request });
+    const status = ep.status ?? 200;
+    return { status, body: status === 204 ? null : JSON.stringify(result) };
+  };
+
+  const idemKey = request.method === "POST" ? request.headers.get("idempotency-key") : null;
+  if (idemKey === null) {
+    const r = await call();
+    return jsonResponse(r.status, r.body, headers);
+  }
+  if (idemKey.length === 0 || idemKey.length > 255) {
+    throw new AppError("validation_failed", "Idempotency-Key: must be 1 to 255 characters", {
+      errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }],
+    });
+  }
+  const claim = await claimIdempotencyKey(key.organizationId, idemKey, requestHash(request.method, new URL(request.url).pathname, rawBody));
+  if (claim.kind === "replay") {
+    headers.set("Idempotent-Replayed", "true");
+    if (claim.status >= 400) {
+      headers.set("Content-Type", "application/problem+json; charset=utf-8");
+      return new Response(claim.body, { status: claim.status, headers });
+    }
+    return jsonResponse(claim.status, claim.status === 204 ? null : claim.body, headers);
+  }
+  try {
+    const r = await call();
+    await completeIdempotencyKey(key.organizationId, idemKey, r.status, r.body ?? "");
+    return jsonResponse(r.status, r.body, headers);
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) {
+      // A refusal is the answer to this request: replay it like a success.
+      const response = problemResponse(err, headers.get("X-Request-Id")!, headers);
+      const body = await response.clone().text();
+      await completeIdempotencyKey(key.organizationId, idemKey, response.status, body);
+      return response;
+    }
+    await releaseIdempotencyKey(key.organizationId, idemKey).catch(() => {});
+    throw err;
+  }
+}
+
+function errorResponse(err: unknown, requestId: string, headers: Headers, where: { method: string; path: string; route?: string }) {
+  if (err instanceof AppError) {
+    if (err.code === "method_not_allowed" && typeof err.extra.allow === "string") {
+      headers.set("Allow", err.extra.allow);
+      const { allow: _allow, ...rest } = err.extra;
+      return problemResponse(new AppError(err.code, err.message, rest), requestId, headers);
+    }
+    return problemResponse(err, requestId, headers);
+  }
+  logger.error({ err, requestId, ...where }, "unhandled error");
+  return problemResponse(
+    new AppError("internal_error", `Something went wrong on our side. Quote ${requestId} when you contact support.`),
+    requestId,
+    headers,
+  );
+}

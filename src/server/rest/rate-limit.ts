@@ -1,0 +1,53 @@
+// Requests per minute per organization over all its keys, in a store every
+// app instance shares: Redis when REDIS_URL is set, else the database.
+import { Redis } from "ioredis";
+import { db } from "@/server/db/client";
+import { env } from "@/server/env";
+
+const WINDOW_S = 60;
+
+export interface RateLimitResult {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  allowed: boolean;
+}
+
+const g = globalThis as unknown as { __coverdeskRedis?: Redis };
+function redis(): Redis {
+  return (g.__coverdeskRedis ??= new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 2, lazyConnect: false }));
+}
+
+async function countInWindow(organizationId: string, windowStart: number): Promise<number> {
+  if (env.REDIS_URL) {
+    const key = `coverdesk:rl:${organizationId}:${windowStart}`;
+    const [[, count]] = (await redis().multi().incr(key).expire(key, WINDOW_S * 2).exec()) as [[null, number]];
+    return count;
+  }
+  const rows = await db.$queryRaw<{ count: number }[]>`
+    INSERT INTO rate_limit_window ("organizationId", "windowStart", count)
+    VALUES (${organizationId}, ${new Date(windowStart * 1000)}, 1)
+    ON CONFLICT ("organizationId", "windowStart") DO UPDATE SET count = rate_limit_window.count + 1
+    RETURNING count`;
+  if (Math.random() < 0.002) {
+    void db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date((windowStart - 3600) * 1000) } } }).catch(() => {});
+  }
+  return Number(rows[0]?.count ?? 1);
+}
+
+export async function consumeRateLimit(organizationId: string, limit: number): Promise<RateLimitResult> {
+  const now = Date.now() / 1000;
+  const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
+  const count = await countInWindow(organizationId, windowStart);
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil(windowStart + WINDOW_S - now)),
+    allowed: count <= limit,
+  };
+}
+
+export function rateLimitHeaders(headers: Headers, r: RateLimitResult): void {
+  headers.set("RateLimit-Policy", `"default";q=${r.limit};w=${WINDOW_S}`);
+  headers.set("RateLimit", `"default";r=${r.remaining};t=${r.resetSeconds}`);
+}
