@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // A second build beside a running dev server (e.g. NEXT_DIST_DIR=.next-e2e) must not share its folder.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Native/wasm and process-level packages stay out of the bundle.
   serverExternalPackages: [

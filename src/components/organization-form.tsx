@@ -76,14 +76,28 @@ export function OrganizationForm({
           <Input id="org-email" type="email" disabled={disabled} aria-invalid={!!errors.email} {...form.register("email")} />
         </Field>
         <Field id="org-phone" label="Phone" hint="International format, e.g. +2348012345678" error={errors.phone?.message}>
-          <Input id="org-phone" type="tel" placeholder="+234…" disabled={disabled} aria-invalid={!!errors.phone} {...form.register("phone")} />
+          <Input
+            id="org-phone"
+            type="tel"
+            placeholder="+234…"
+            disabled={disabled}
+            aria-invalid={!!errors.phone}
+            {...form.register("phone")}
+          />
         </Field>
       </div>
       <Field id="org-address" label="Address" error={errors.address?.message}>
         <Textarea id="org-address" rows={2} disabled={disabled} aria-invalid={!!errors.address} {...form.register("address")} />
       </Field>
       <Field id="org-currency" label="Currency" hint="ISO 4217 code used for prices and payouts" error={errors.currency?.message}>
-        <Input id="org-currency" maxLength={3} className="w-28 uppercase" disabled={disabled} aria-invalid={!!errors.currency} {...form.register("currency", { setValueAs: (v: string) => v.toUpperCase() })} />
+        <Input
+          id="org-currency"
+          maxLength={3}
+          className="w-28 uppercase"
+          disabled={disabled}
+          aria-invalid={!!errors.currency}
+          {...form.register("currency", { setValueAs: (v: string) => v.toUpperCase() })}
+        />
       </Field>
       {!disabled && (
         <div className="flex justify-end">

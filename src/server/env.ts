@@ -39,15 +39,21 @@ const schema = z.object({
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_RATE_LIMIT: bool(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  REDIS_URL: z.string().optional().transform((v) => (v ? v : undefined)),
-  SMTP_URL: z.string().optional().transform((v) => (v ? v : undefined)),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   MAIL_FROM: z.string().default("Coverdesk <no-reply@coverdesk.local>"),
   PLATFORM_FEE_BPS: int(150, 0, 10000),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
 });
 
-export type Env = z.infer<typeof schema> & { APP_URL: string; BETTER_AUTH_SECRET: string; DATA_DIR: string };
+export type Env = z.infer<typeof schema> & { APP_URL: string; DATA_DIR: string };
 
 function load(): Env {
   const parsed = schema.safeParse(process.env);
@@ -58,21 +64,23 @@ function load(): Env {
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  return { ...e, DATA_DIR: dataDir, APP_URL: appUrl, BETTER_AUTH_SECRET: e.BETTER_AUTH_SECRET ?? localSecret(dataDir, e) };
+  return { ...e, DATA_DIR: e.DATA_DIR === "memory://" ? e.DATA_DIR : dataDir, APP_URL: appUrl };
 }
 
 // Without BETTER_AUTH_SECRET a laptop install keeps a generated secret in its
 // data directory, so sessions survive restarts. A server (DATABASE_URL in
 // production) must be given one: several instances must share it.
-function localSecret(dataDir: string, e: z.infer<typeof schema>): string {
-  if (e.DATABASE_URL && e.NODE_ENV === "production") {
+export function authSecret(): string {
+  if (env.BETTER_AUTH_SECRET) return env.BETTER_AUTH_SECRET;
+  if (env.DATABASE_URL && env.NODE_ENV === "production") {
     throw new Error("Invalid environment:\n  BETTER_AUTH_SECRET: required in production with DATABASE_URL");
   }
-  const file = path.join(dataDir, "auth-secret");
+  if (env.DATA_DIR === "memory://") return "in-memory-database-development-secret";
+  const file = path.join(env.DATA_DIR, "auth-secret");
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(env.DATA_DIR, { recursive: true });
     const secret = crypto.randomBytes(32).toString("base64url");
     fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
     return secret;

@@ -34,9 +34,7 @@ export function decodeCursor(cursor: string): Position | null {
 export function pageArgs(page: PageQuery) {
   const after = page.cursor ? decodeCursor(page.cursor) : null;
   return {
-    where: after
-      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-      : {},
+    where: after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
     orderBy: [{ createdAt: "desc" as const }, { id: "desc" as const }],
     take: page.limit + 1,
   };

@@ -16,7 +16,8 @@ function makeQueryClient() {
         staleTime: 15_000,
         retry: (count, err) => {
           // 4xx answers will not change on retry.
-          const status = err instanceof TRPCClientError ? (err.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+          const status =
+            err instanceof TRPCClientError ? (err.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
           return status !== undefined && status < 500 ? false : count < 2;
         },
       },

@@ -15,8 +15,18 @@ export default async function HomePage() {
       title: "Create an API key",
       body: "Give your website or back office access to the Coverdesk API.",
     },
-    { href: "/docs", icon: BookOpen, title: "Read the API reference", body: "Every endpoint, field and error code, with examples." },
-    admin && { href: "/settings", icon: Settings, title: "Complete your profile", body: "Your business details appear on checkout pages." },
+    {
+      href: "/docs",
+      icon: BookOpen,
+      title: "Read the API reference",
+      body: "Every endpoint, field and error code, with examples.",
+    },
+    admin && {
+      href: "/settings",
+      icon: Settings,
+      title: "Complete your profile",
+      body: "Your business details appear on checkout pages.",
+    },
   ].filter(Boolean) as { href: string; icon: typeof KeyRound; title: string; body: string }[];
 
   return (

@@ -19,7 +19,16 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   asChild?: boolean;
 }
 
-export function Button({ variant = "primary", size = "md", loading, asChild, className, children, disabled, ...props }: ButtonProps) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  loading,
+  asChild,
+  className,
+  children,
+  disabled,
+  ...props
+}: ButtonProps) {
   const classes = cn(
     "inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed",
     variants[variant],

@@ -17,7 +17,13 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Badge({ tone = "slate", children }: { tone?: "slate" | "green" | "red" | "amber" | "blue"; children: ReactNode }) {
+export function Badge({
+  tone = "slate",
+  children,
+}: {
+  tone?: "slate" | "green" | "red" | "amber" | "blue";
+  children: ReactNode;
+}) {
   const tones = {
     slate: "bg-slate-100 text-slate-700",
     green: "bg-emerald-50 text-emerald-700 ring-emerald-600/20",
@@ -25,14 +31,33 @@ export function Badge({ tone = "slate", children }: { tone?: "slate" | "green" |
     amber: "bg-amber-50 text-amber-800 ring-amber-600/20",
     blue: "bg-brand-50 text-brand-700 ring-brand-600/20",
   };
-  return <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ring-slate-500/10", tones[tone])}>{children}</span>;
+  return (
+    <span
+      className={cn(
+        "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ring-slate-500/10",
+        tones[tone],
+      )}
+    >
+      {children}
+    </span>
+  );
 }
 
 export function Skeleton({ className }: { className?: string }) {
   return <div className={cn("animate-pulse rounded-md bg-slate-200", className)} aria-hidden />;
 }
 
-export function EmptyState({ icon, title, description, action }: { icon?: ReactNode; title: string; description?: string; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  description,
+  action,
+}: {
+  icon?: ReactNode;
+  title: string;
+  description?: string;
+  action?: ReactNode;
+}) {
   return (
     <div className="flex flex-col items-center justify-center px-6 py-14 text-center">
       {icon && <div className="mb-3 text-slate-400">{icon}</div>}

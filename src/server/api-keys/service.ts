@@ -21,8 +21,9 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
 // `read` is implied by `write`; store them in one order.
 const normalize = (p: KeyPermission[]) => (["read", "write"] as const).filter((x) => p.includes(x));
 
+/** Key metadata (never secrets): readable by any member and any key, like everything else. */
 export async function listApiKeys(actor: Actor, page: PageQuery): Promise<Page<ApiKey>> {
-  assertCan(actor, "admin");
+  assertCan(actor, "read");
   const args = pageArgs(page);
   const rows = await db.apiKey.findMany({ ...args, where: { organizationId: actor.organizationId, ...args.where } });
   return toPage(rows, page, toApiKey);

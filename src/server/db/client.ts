@@ -1,10 +1,7 @@
 // The one PrismaClient. The client itself is created at import (better-auth
 // reads its data model at once), but the database behind it opens on the first
 // query: `next build` imports route modules and must not open or lock anything.
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/generated/prisma/client";
@@ -25,7 +22,7 @@ async function open(): Promise<Opened> {
     if (env.MIGRATE_ON_START) await migrate(factory);
     return { factory };
   }
-  const embedded = await openEmbeddedDatabase(env.DATA_DIR === "memory://" ? "memory://" : env.DATA_DIR);
+  const embedded = await openEmbeddedDatabase(env.DATA_DIR);
   const factory = new PrismaPGlite(embedded.pglite);
   if (env.MIGRATE_ON_START) await migrate(factory);
   return { factory, embedded };
@@ -57,10 +54,11 @@ const g = globalThis as unknown as { __coverdeskDb?: State };
 function state(): State {
   if (!g.__coverdeskDb) {
     const s: State = {} as State;
-    const opened = () => (s.opened ??= open().catch((err) => {
-      s.opened = undefined;
-      throw err;
-    }));
+    const opened = () =>
+      (s.opened ??= open().catch((err) => {
+        s.opened = undefined;
+        throw err;
+      }));
     s.prisma = new PrismaClient({ adapter: new LazyAdapterFactory(opened) });
     g.__coverdeskDb = s;
   }

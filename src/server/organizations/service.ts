@@ -31,11 +31,7 @@ export async function findMembership(userId: string, organizationId: string): Pr
 }
 
 /** The actor a user has in one of their organizations (the dashboard and user-scoped API calls). */
-export async function actorForUser(
-  userId: string,
-  organizationId: string,
-  apiKey?: Actor["apiKey"],
-): Promise<Actor> {
+export async function actorForUser(userId: string, organizationId: string, apiKey?: Actor["apiKey"]): Promise<Actor> {
   const member = await findMembership(userId, organizationId);
   return { organizationId, userId, role: member.role, apiKey };
 }
@@ -74,10 +70,7 @@ export async function createOrganization(userId: string, input: CreateOrganizati
   });
 }
 
-export async function updateOrganization(
-  actor: Actor,
-  input: UpdateOrganizationInput,
-): Promise<Organization> {
+export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
   assertCan(actor, "admin");
   const org = await db.organization.update({
     where: { id: actor.organizationId },

@@ -62,6 +62,9 @@ export const IdParam = z.object({ id: z.string().min(1).max(100) });
 /** `{data, nextCursor}` of a list endpoint. */
 export function pageOf<T extends z.ZodType>(item: T, id: string) {
   return z
-    .object({ data: z.array(item), nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last") })
+    .object({
+      data: z.array(item),
+      nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last"),
+    })
     .meta({ id });
 }

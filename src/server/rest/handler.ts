@@ -55,7 +55,8 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
 async function readBody(ep: AnyEndpoint, request: Request): Promise<{ raw: string; value: unknown }> {
   if (!ep.body) return { raw: "", value: undefined };
   const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > env.API_MAX_BODY_BYTES) throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
+  if (length > env.API_MAX_BODY_BYTES)
+    throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
   const raw = await request.text();
   if (Buffer.byteLength(raw) > env.API_MAX_BODY_BYTES) {
     throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
@@ -131,7 +132,14 @@ export async function handleRestRequest(request: Request): Promise<Response> {
   }
   status = response.status;
   logger.info(
-    { requestId, method, route: route ?? path, status, durationMs: Math.round(performance.now() - started), organizationId: key?.organizationId },
+    {
+      requestId,
+      method,
+      route: route ?? path,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      organizationId: key?.organizationId,
+    },
     "request",
   );
   return response;
@@ -145,7 +153,12 @@ async function run(
   rawBody: string,
   headers: Headers,
 ): Promise<Response> {
-  const actor = { organizationId: key.organizationId, userId: key.createdById, role: null, apiKey: { id: key.id, permissions: key.permissions } };
+  const actor = {
+    organizationId: key.organizationId,
+    userId: key.createdById,
+    role: null,
+    apiKey: { id: key.id, permissions: key.permissions },
+  };
   const call = async (): Promise<{ status: number; body: string | null }> => {
     const result = await ep.handler({ ...(input as { params: never; query: never; body: never }), actor, key, request });
     const status = ep.status ?? 200;
@@ -162,7 +175,11 @@ async function run(
       errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }],
     });
   }
-  const claim = await claimIdempotencyKey(key.organizationId, idemKey, requestHash(request.method, new URL(request.url).pathname, rawBody));
+  const claim = await claimIdempotencyKey(
+    key.organizationId,
+    idemKey,
+    requestHash(request.method, new URL(request.url).pathname, rawBody),
+  );
   if (claim.kind === "replay") {
     headers.set("Idempotent-Replayed", "true");
     if (claim.status >= 400) {
@@ -188,7 +205,12 @@ async function run(
   }
 }
 
-function errorResponse(err: unknown, requestId: string, headers: Headers, where: { method: string; path: string; route?: string }) {
+function errorResponse(
+  err: unknown,
+  requestId: string,
+  headers: Headers,
+  where: { method: string; path: string; route?: string },
+) {
   if (err instanceof AppError) {
     if (err.code === "method_not_allowed" && typeof err.extra.allow === "string") {
       headers.set("Allow", err.extra.allow);

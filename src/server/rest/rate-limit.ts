@@ -21,7 +21,11 @@ function redis(): Redis {
 async function countInWindow(organizationId: string, windowStart: number): Promise<number> {
   if (env.REDIS_URL) {
     const key = `coverdesk:rl:${organizationId}:${windowStart}`;
-    const [[, count]] = (await redis().multi().incr(key).expire(key, WINDOW_S * 2).exec()) as [[null, number]];
+    const [[, count]] = (await redis()
+      .multi()
+      .incr(key)
+      .expire(key, WINDOW_S * 2)
+      .exec()) as [[null, number]];
     return count;
   }
   const rows = await db.$queryRaw<{ count: number }[]>`

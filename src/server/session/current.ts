@@ -1,11 +1,11 @@
 // The signed-in user of a page render, and the organization they work in.
 import "server-only";
 import { headers } from "next/headers";
-import { auth } from "@/server/auth";
+import { getAuth } from "@/server/auth";
 import { resolveActiveMembership } from "@/server/organizations/service";
 
 export async function currentSession() {
-  const session = await auth.api.getSession({ headers: await headers() });
+  const session = await getAuth().api.getSession({ headers: await headers() });
   if (!session) return null;
   const member = await resolveActiveMembership(
     session.user.id,

@@ -4,14 +4,14 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Actor } from "@/server/actor";
-import { auth } from "@/server/auth";
+import { getAuth } from "@/server/auth";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { resolveActiveMembership } from "@/server/organizations/service";
 import { fieldErrors } from "@/server/rest/problem";
 
 export async function createContext(opts: { headers: Headers }) {
-  const session = await auth.api.getSession({ headers: opts.headers });
+  const session = await getAuth().api.getSession({ headers: opts.headers });
   return { headers: opts.headers, user: session?.user ?? null };
 }
 export type Context = Awaited<ReturnType<typeof createContext>>;

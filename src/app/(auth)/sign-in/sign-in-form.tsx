@@ -8,6 +8,7 @@ import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
+import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
 const SignIn = z.object({
   email: z.email("Enter your email address"),
@@ -15,6 +16,7 @@ const SignIn = z.object({
 });
 
 export function SignInForm({ next }: { next: string }) {
+  const go = useFreshNavigation();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(SignIn), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
@@ -26,7 +28,7 @@ export function SignInForm({ next }: { next: string }) {
       setFormError(error.status === 401 ? "Wrong email or password." : (error.message ?? "Could not sign in."));
       return;
     }
-    window.location.assign(next);
+    go(next);
   });
 
   return (
@@ -44,14 +46,23 @@ export function SignInForm({ next }: { next: string }) {
         <Input id="email" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
       </Field>
       <Field id="password" label="Password" error={errors.password?.message}>
-        <Input id="password" type="password" autoComplete="current-password" aria-invalid={!!errors.password} {...form.register("password")} />
+        <Input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={!!errors.password}
+          {...form.register("password")}
+        />
       </Field>
       <Button type="submit" className="w-full" loading={isSubmitting}>
         Sign in
       </Button>
       <p className="text-center text-sm text-slate-600">
         New to Coverdesk?{" "}
-        <Link href={`/sign-up${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`} className="font-medium text-brand-600 hover:underline">
+        <Link
+          href={`/sign-up${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`}
+          className="font-medium text-brand-600 hover:underline"
+        >
           Create an account
         </Link>
       </p>

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
+import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
 const SignUp = z.object({
   name: z.string().trim().min(1, "Enter your name").max(100),
@@ -17,6 +18,7 @@ const SignUp = z.object({
 });
 
 export function SignUpForm({ next }: { next: string }) {
+  const go = useFreshNavigation();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({
     resolver: zodResolver(SignUp),
@@ -36,7 +38,7 @@ export function SignUpForm({ next }: { next: string }) {
       }
       return;
     }
-    window.location.assign(next);
+    go(next);
   });
 
   return (
@@ -54,20 +56,34 @@ export function SignUpForm({ next }: { next: string }) {
         <Input id="name" autoComplete="name" aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>
       <Field id="organizationName" label="Business name" error={errors.organizationName?.message}>
-        <Input id="organizationName" autoComplete="organization" aria-invalid={!!errors.organizationName} {...form.register("organizationName")} />
+        <Input
+          id="organizationName"
+          autoComplete="organization"
+          aria-invalid={!!errors.organizationName}
+          {...form.register("organizationName")}
+        />
       </Field>
       <Field id="email" label="Work email" error={errors.email?.message}>
         <Input id="email" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
       </Field>
       <Field id="password" label="Password" hint="At least 8 characters." error={errors.password?.message}>
-        <Input id="password" type="password" autoComplete="new-password" aria-invalid={!!errors.password} {...form.register("password")} />
+        <Input
+          id="password"
+          type="password"
+          autoComplete="new-password"
+          aria-invalid={!!errors.password}
+          {...form.register("password")}
+        />
       </Field>
       <Button type="submit" className="w-full" loading={isSubmitting}>
         Create account
       </Button>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{" "}
-        <Link href={`/sign-in${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`} className="font-medium text-brand-600 hover:underline">
+        <Link
+          href={`/sign-in${next !== "/" ? `?next=${encodeURIComponent(next)}` : ""}`}
+          className="font-medium text-brand-600 hover:underline"
+        >
           Sign in
         </Link>
       </p>

@@ -6,18 +6,20 @@ import { Building2, Check, ChevronsUpDown, Plus } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { Skeleton } from "@/components/ui/card";
+import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { CreateOrganizationDialog } from "./create-organization-dialog";
 
 export function OrgSwitcher() {
   const trpc = useTRPC();
+  const go = useFreshNavigation();
   const current = useQuery(trpc.organizations.current.queryOptions());
   const list = useQuery(trpc.organizations.list.queryOptions());
   const [creating, setCreating] = useState(false);
   const switchOrg = useMutation(
     trpc.organizations.switch.mutationOptions({
       // Everything on screen belongs to the old organization: reload it all.
-      onSuccess: () => window.location.assign("/"),
+      onSuccess: () => go("/"),
       onError: (err) => toast.error(errorInfo(err).message),
     }),
   );
@@ -39,7 +41,11 @@ export function OrgSwitcher() {
           <ChevronsUpDown className="h-4 w-4 text-slate-400" aria-hidden />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
-          <DropdownMenu.Content align="start" sideOffset={6} className="z-50 w-64 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+          <DropdownMenu.Content
+            align="start"
+            sideOffset={6}
+            className="z-50 w-64 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+          >
             <DropdownMenu.Label className="px-2 py-1.5 text-xs font-medium text-slate-500">Organizations</DropdownMenu.Label>
             {list.data?.data.map((org) => (
               <DropdownMenu.Item
@@ -61,7 +67,7 @@ export function OrgSwitcher() {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <CreateOrganizationDialog open={creating} onOpenChange={setCreating} onCreated={() => window.location.assign("/")} />
+      <CreateOrganizationDialog open={creating} onOpenChange={setCreating} onCreated={() => go("/")} />
     </>
   );
 }

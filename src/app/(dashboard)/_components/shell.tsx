@@ -7,11 +7,13 @@ import { useState, type ReactNode } from "react";
 import { Logo } from "@/components/logo";
 import { authClient } from "@/lib/auth-client";
 import { cn } from "@/lib/cn";
+import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import { navFor, type Role } from "./nav";
 import { OrgSwitcher } from "./org-switcher";
 
 export function Shell({ user, role, children }: { user: { name: string; email: string }; role: Role; children: ReactNode }) {
   const pathname = usePathname();
+  const go = useFreshNavigation();
   const [open, setOpen] = useState(false);
   const items = navFor(role);
 
@@ -35,7 +37,10 @@ export function Shell({ user, role, children }: { user: { name: string; email: s
           </Link>
         );
       })}
-      <a href="/docs" className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+      <a
+        href="/docs"
+        className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
+      >
         <BookOpen className="h-4 w-4" aria-hidden />
         API reference
       </a>
@@ -44,14 +49,18 @@ export function Shell({ user, role, children }: { user: { name: string; email: s
 
   const signOut = async () => {
     await authClient.signOut();
-    window.location.assign("/sign-in");
+    go("/sign-in");
   };
 
   const account = (
     <div className="border-t border-slate-200 pt-4">
       <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
       <p className="truncate text-xs text-slate-500">{user.email}</p>
-      <button type="button" onClick={signOut} className="mt-3 flex items-center gap-2 text-sm text-slate-600 hover:text-slate-900">
+      <button
+        type="button"
+        onClick={signOut}
+        className="mt-3 flex items-center gap-2 text-sm text-slate-600 hover:text-slate-900"
+      >
         <LogOut className="h-4 w-4" aria-hidden /> Sign out
       </button>
     </div>
@@ -82,7 +91,12 @@ export function Shell({ user, role, children }: { user: { name: string; email: s
           <div className="absolute inset-y-0 left-0 flex w-72 max-w-[85vw] flex-col gap-6 bg-white p-4 shadow-xl">
             <div className="flex items-center justify-between">
               <Logo />
-              <button type="button" onClick={() => setOpen(false)} aria-label="Close menu" className="rounded-md p-2 hover:bg-slate-100">
+              <button
+                type="button"
+                onClick={() => setOpen(false)}
+                aria-label="Close menu"
+                className="rounded-md p-2 hover:bg-slate-100"
+              >
                 <X className="h-5 w-5" />
               </button>
             </div>

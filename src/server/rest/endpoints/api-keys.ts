@@ -1,11 +1,5 @@
 import { ApiKey, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
-import {
-  createApiKey,
-  listApiKeys,
-  regenerateApiKey,
-  revokeApiKey,
-  updateApiKey,
-} from "@/server/api-keys/service";
+import { createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "@/server/api-keys/service";
 import { PageQuery } from "@/server/pagination";
 import { endpoint, IdParam, pageOf } from "../endpoint";
 

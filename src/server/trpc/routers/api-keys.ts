@@ -1,11 +1,5 @@
 import { CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
-import {
-  createApiKey,
-  listApiKeys,
-  regenerateApiKey,
-  revokeApiKey,
-  updateApiKey,
-} from "@/server/api-keys/service";
+import { createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "@/server/api-keys/service";
 import { IdParam } from "@/server/rest/endpoint";
 import { PageQuery } from "@/server/pagination";
 import { orgProcedure, router } from "../init";

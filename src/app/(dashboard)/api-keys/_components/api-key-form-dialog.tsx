@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
@@ -31,19 +31,47 @@ export function ApiKeyFormDialog({
   onCreated: (key: ApiKeyWithSecret) => void;
   onUpdated: () => void;
 }) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={apiKey ? "Edit API key" : "Create API key"}
+      description={apiKey ? "Change the label or what the key may do." : "The secret is shown once, right after you create it."}
+    >
+      {/* Mounted per opening, so the form starts from the key being edited. */}
+      {open && (
+        <ApiKeyForm
+          key={apiKey?.id ?? "new"}
+          apiKey={apiKey}
+          onCancel={() => onOpenChange(false)}
+          onCreated={onCreated}
+          onUpdated={onUpdated}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function ApiKeyForm({
+  apiKey,
+  onCancel,
+  onCreated,
+  onUpdated,
+}: {
+  apiKey: ApiKey | null;
+  onCancel: () => void;
+  onCreated: (key: ApiKeyWithSecret) => void;
+  onUpdated: () => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.apiKeys.create.mutationOptions());
   const update = useMutation(trpc.apiKeys.update.mutationOptions());
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({ resolver: zodResolver(CreateApiKeyInput), defaultValues: { name: "", permissions: ["read", "write"] } });
+  const form = useForm<Values>({
+    resolver: zodResolver(CreateApiKeyInput),
+    defaultValues: apiKey ? { name: apiKey.name, permissions: apiKey.permissions } : { name: "", permissions: ["read", "write"] },
+  });
   const { errors, isSubmitting } = form.formState;
-
-  useEffect(() => {
-    if (open) {
-      setFormError(null);
-      form.reset(apiKey ? { name: apiKey.name, permissions: apiKey.permissions } : { name: "", permissions: ["read", "write"] });
-    }
-  }, [open, apiKey, form]);
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
@@ -65,63 +93,61 @@ export function ApiKeyFormDialog({
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={apiKey ? "Edit API key" : "Create API key"}
-      description={apiKey ? "Change the label or what the key may do." : "The secret is shown once, right after you create it."}
-    >
-      <form onSubmit={submit} noValidate className="space-y-4">
-        {formError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {formError}
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {formError && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {formError}
+        </p>
+      )}
+      <Field id="key-name" label="Name" hint="For example “Website checkout” or “Back office”." error={errors.name?.message}>
+        <Input id="key-name" autoFocus aria-invalid={!!errors.name} {...form.register("name")} />
+      </Field>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-700">Permissions</legend>
+        <Controller
+          control={form.control}
+          name="permissions"
+          render={({ field }) => (
+            <div className="space-y-2">
+              {PERMISSIONS.map((p) => {
+                const checked = field.value.includes(p.value);
+                return (
+                  <label
+                    key={p.value}
+                    className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50"
+                  >
+                    <input
+                      type="checkbox"
+                      className="mt-0.5 h-4 w-4 accent-brand-600"
+                      checked={checked}
+                      onChange={() =>
+                        field.onChange(checked ? field.value.filter((v) => v !== p.value) : [...field.value, p.value])
+                      }
+                    />
+                    <span>
+                      <span className="block text-sm font-medium">{p.label}</span>
+                      <span className="block text-xs text-slate-500">{p.hint}</span>
+                    </span>
+                  </label>
+                );
+              })}
+            </div>
+          )}
+        />
+        {errors.permissions && (
+          <p role="alert" className="text-xs text-red-600">
+            {errors.permissions.message ?? errors.permissions.root?.message}
           </p>
         )}
-        <Field id="key-name" label="Name" hint="For example “Website checkout” or “Back office”." error={errors.name?.message}>
-          <Input id="key-name" autoFocus aria-invalid={!!errors.name} {...form.register("name")} />
-        </Field>
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-slate-700">Permissions</legend>
-          <Controller
-            control={form.control}
-            name="permissions"
-            render={({ field }) => (
-              <div className="space-y-2">
-                {PERMISSIONS.map((p) => {
-                  const checked = field.value.includes(p.value);
-                  return (
-                    <label key={p.value} className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50">
-                      <input
-                        type="checkbox"
-                        className="mt-0.5 h-4 w-4 accent-brand-600"
-                        checked={checked}
-                        onChange={() => field.onChange(checked ? field.value.filter((v) => v !== p.value) : [...field.value, p.value])}
-                      />
-                      <span>
-                        <span className="block text-sm font-medium">{p.label}</span>
-                        <span className="block text-xs text-slate-500">{p.hint}</span>
-                      </span>
-                    </label>
-                  );
-                })}
-              </div>
-            )}
-          />
-          {errors.permissions && (
-            <p role="alert" className="text-xs text-red-600">
-              {errors.permissions.message ?? errors.permissions.root?.message}
-            </p>
-          )}
-        </fieldset>
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <Button type="button" variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={isSubmitting}>
-            {apiKey ? "Save changes" : "Create key"}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      </fieldset>
+      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={isSubmitting}>
+          {apiKey ? "Save changes" : "Create key"}
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -77,7 +77,11 @@ export function ApiKeysView() {
         ) : (
           <ul role="list" className="divide-y divide-slate-200">
             {rows.map((key) => (
-              <li key={key.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between sm:px-6" data-testid="api-key-row">
+              <li
+                key={key.id}
+                className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between sm:px-6"
+                data-testid="api-key-row"
+              >
                 <div className="min-w-0 space-y-1">
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="font-medium text-slate-900">{key.name}</span>
@@ -90,7 +94,8 @@ export function ApiKeysView() {
                   </div>
                   <p className="font-mono text-xs text-slate-600">{key.prefix}…</p>
                   <p className="text-xs text-slate-500">
-                    Created {formatDateTime(key.createdAt)} · Last used {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "never"}
+                    Created {formatDateTime(key.createdAt)} · Last used{" "}
+                    {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "never"}
                   </p>
                 </div>
                 {key.status === "active" && (

@@ -19,7 +19,10 @@ export function SecretDialog({ apiKey, onClose }: { apiKey: ApiKeyWithSecret | n
           <p className="text-sm text-slate-700">
             <span className="font-medium">{apiKey.name}</span> · {apiKey.permissions.join(" + ")}
           </p>
-          <code data-testid="api-key-secret" className="block break-all rounded-md bg-slate-900 px-3 py-3 font-mono text-sm text-emerald-300">
+          <code
+            data-testid="api-key-secret"
+            className="block break-all rounded-md bg-slate-900 px-3 py-3 font-mono text-sm text-emerald-300"
+          >
             {apiKey.key}
           </code>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -28,7 +28,11 @@ export function SettingsForm() {
 
   useEffect(() => {
     if (settings.data) {
-      form.reset({ email: settings.data.notifications.email, sms: settings.data.notifications.sms, rateLimit: settings.data.api.rateLimit });
+      form.reset({
+        email: settings.data.notifications.email,
+        sms: settings.data.notifications.sms,
+        rateLimit: settings.data.api.rateLimit,
+      });
     }
   }, [settings.data, form]);
 
@@ -61,14 +65,29 @@ export function SettingsForm() {
           <fieldset className="space-y-3">
             <legend className="text-sm font-medium text-slate-700">Notifications</legend>
             <label className="flex items-center gap-3 text-sm">
-              <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("email")} /> Email me about payments, claims and payouts
+              <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("email")} /> Email me about payments,
+              claims and payouts
             </label>
             <label className="flex items-center gap-3 text-sm">
               <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("sms")} /> Send SMS alerts
             </label>
           </fieldset>
-          <Field id="rate-limit" label="API rate limit" hint="Requests per minute for your organization, over all its keys (1–100000)." error={errors.rateLimit?.message}>
-            <Input id="rate-limit" type="number" inputMode="numeric" min={1} max={100000} className="w-40" aria-invalid={!!errors.rateLimit} {...form.register("rateLimit", { valueAsNumber: true })} />
+          <Field
+            id="rate-limit"
+            label="API rate limit"
+            hint="Requests per minute for your organization, over all its keys (1–100000)."
+            error={errors.rateLimit?.message}
+          >
+            <Input
+              id="rate-limit"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={100000}
+              className="w-40"
+              aria-invalid={!!errors.rateLimit}
+              {...form.register("rateLimit", { valueAsNumber: true })}
+            />
           </Field>
           <div className="flex justify-end">
             <Button type="submit" loading={isSubmitting} disabled={!isDirty}>

@@ -1,5 +1,6 @@
-import { toNextJsHandler } from "better-auth/next-js";
-import { auth } from "@/server/auth";
+import { getAuth } from "@/server/auth";
 
 export const dynamic = "force-dynamic";
-export const { GET, POST } = toNextJsHandler(auth);
+
+const handler = (request: Request) => getAuth().handler(request);
+export { handler as GET, handler as POST };

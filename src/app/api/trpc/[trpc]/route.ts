@@ -5,6 +5,11 @@ import { appRouter } from "@/server/trpc/root";
 export const dynamic = "force-dynamic";
 
 const handler = (req: Request) =>
-  fetchRequestHandler({ endpoint: "/api/trpc", req, router: appRouter, createContext: () => createContext({ headers: req.headers }) });
+  fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: () => createContext({ headers: req.headers }),
+  });
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,111 @@
+// Black-box helpers: everything goes through the app's public surfaces over
+// HTTP — better-auth sign-up, the dashboard's tRPC endpoint, the REST API.
+import crypto from "node:crypto";
+import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
+
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 3210}`;
+export const unique = () => crypto.randomBytes(5).toString("hex");
+
+export interface Account {
+  /** Carries the dashboard session cookie. */
+  session: APIRequestContext;
+  email: string;
+  password: string;
+  userId: string;
+}
+
+/** Signs a new user up (which creates their first organization, as OWNER). */
+export async function signUp(opts: { organizationName?: string; email?: string; name?: string } = {}): Promise<Account> {
+  const session = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { Origin: BASE_URL } });
+  const email = opts.email ?? `user-${unique()}@example.test`;
+  const password = "correct-horse-battery";
+  const res = await session.post("/api/auth/sign-up/email", {
+    data: { name: opts.name ?? "Test User", email, password, organizationName: opts.organizationName ?? `Org ${unique()}` },
+  });
+  if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
+  const body = await res.json();
+  return { session, email, password, userId: body.user.id };
+}
+
+/** Calls a tRPC procedure as the signed-in user; returns the unwrapped result or throws with the error. */
+export async function trpc<T = unknown>(
+  account: Account,
+  path: string,
+  input?: unknown,
+  kind: "query" | "mutation" = "mutation",
+): Promise<T> {
+  const res = await trpcRaw(account, path, input, kind);
+  const body = await res.json();
+  if (!res.ok())
+    throw Object.assign(new Error(`tRPC ${path}: ${res.status()} ${JSON.stringify(body)}`), { status: res.status(), body });
+  return body.result.data.json as T;
+}
+
+export function trpcRaw(
+  account: Account,
+  path: string,
+  input?: unknown,
+  kind: "query" | "mutation" = "mutation",
+): Promise<APIResponse> {
+  const payload = { json: input ?? null };
+  return kind === "query"
+    ? account.session.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(payload))}`)
+    : account.session.post(`/api/trpc/${path}`, { data: payload });
+}
+
+export interface KeyInfo {
+  id: string;
+  key: string;
+  organizationId: string;
+}
+
+/** Creates an API key in the user's active organization through the dashboard's tRPC API. */
+export async function createKey(
+  account: Account,
+  permissions: ("read" | "write")[] = ["read", "write"],
+  name = `key-${unique()}`,
+): Promise<KeyInfo> {
+  const created = await trpc<{ id: string; key: string }>(account, "apiKeys.create", { name, permissions });
+  const org = await trpc<{ id: string }>(account, "organizations.current", undefined, "query");
+  return { id: created.id, key: created.key, organizationId: org.id };
+}
+
+/** A signed-up owner with a read+write key and a read-only key in their organization. */
+export async function tenant(organizationName?: string) {
+  const account = await signUp({ organizationName });
+  const write = await createKey(account, ["read", "write"]);
+  const read = await createKey(account, ["read"]);
+  return {
+    account,
+    organizationId: write.organizationId,
+    writeKey: write.key,
+    writeKeyId: write.id,
+    readKey: read.key,
+    readKeyId: read.id,
+  };
+}
+
+/** A REST client bound to one API key. */
+export async function restClient(key?: string, extraHeaders: Record<string, string> = {}): Promise<APIRequestContext> {
+  return playwrightRequest.newContext({
+    baseURL: `${BASE_URL}/api/v1/`,
+    extraHTTPHeaders: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...extraHeaders },
+  });
+}
+
+/** Asserts a problem+json answer and returns its body. */
+export async function problem(res: APIResponse, status: number, code: string) {
+  const text = await res.text();
+  if (res.status() !== status) throw new Error(`expected ${status} ${code}, got ${res.status()}: ${text}`);
+  const type = res.headers()["content-type"] ?? "";
+  if (!type.startsWith("application/problem+json")) throw new Error(`expected problem+json, got ${type}`);
+  const body = JSON.parse(text);
+  if (body.code !== code) throw new Error(`expected code ${code}, got ${body.code}: ${text}`);
+  return body as {
+    code: string;
+    status: number;
+    detail: string;
+    requestId: string;
+    errors?: { path: string; message: string }[];
+  };
+}

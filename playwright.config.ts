@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// The built app, started on a fresh embedded database (no DATABASE_URL), so
+// every run exercises the embedded path while Vitest covers PostgreSQL.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://127.0.0.1:${PORT}`;
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testDir: "e2e/api" },
+    { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: `npm run build && npx next start -p ${PORT} -H 127.0.0.1`,
+    url: `${BASE_URL}/api/health`,
+    timeout: 600_000,
+    // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.
+    reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      APP_URL: BASE_URL,
+      PORT: String(PORT),
+      BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
+      AUTH_RATE_LIMIT: "false",
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

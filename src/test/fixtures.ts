@@ -1,0 +1,28 @@
+// Real rows for service tests: every test makes its own users and
+// organizations (unique suffix), so files can run in parallel on one database.
+import crypto from "node:crypto";
+import type { Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { createOrganization } from "@/server/organizations/service";
+
+export const unique = () => crypto.randomBytes(5).toString("hex");
+
+export async function createUser(name = "Test User") {
+  const id = `usr_${unique()}`;
+  return db.user.create({ data: { id, name, email: `${id}@example.test` } });
+}
+
+/** A user who owns a fresh organization, and their actor there. */
+export async function ownerWithOrganization(orgName = `Org ${unique()}`) {
+  const user = await createUser();
+  const org = await createOrganization(user.id, { name: orgName, email: user.email });
+  const actor: Actor = { organizationId: org.id, userId: user.id, role: "OWNER" };
+  return { user, org, actor };
+}
+
+export async function addMember(organizationId: string, role: "ADMIN" | "MEMBER") {
+  const user = await createUser(`${role} ${unique()}`);
+  await db.member.create({ data: { organizationId, userId: user.id, role } });
+  const actor: Actor = { organizationId, userId: user.id, role };
+  return { user, actor };
+}
