@@ -57,7 +57,7 @@ export function endpoint<
   return def as unknown as AnyEndpoint;
 }
 
-export const IdParam = z.object({ id: z.string().min(1).max(100) });
+export { IdParam } from "@/server/ids";
 
 /** `{data, nextCursor}` of a list endpoint. */
 export function pageOf<T extends z.ZodType>(item: T, id: string) {

@@ -1,11 +1,13 @@
 import { router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
 import { organizationsRouter } from "./routers/organizations";
+import { policiesRouter } from "./routers/policies";
 import { settingsRouter } from "./routers/settings";
 
 export const appRouter = router({
   organizations: organizationsRouter,
   apiKeys: apiKeysRouter,
+  policies: policiesRouter,
   settings: settingsRouter,
 });
 

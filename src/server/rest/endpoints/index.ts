@@ -1,7 +1,13 @@
 import type { AnyEndpoint } from "../endpoint";
 import { apiKeyEndpoints } from "./api-keys";
 import { organizationEndpoints } from "./organizations";
+import { policyEndpoints } from "./policies";
 import { settingsEndpoints } from "./settings";
 
 /** Every REST operation, in the order the API reference lists them. */
-export const endpoints: AnyEndpoint[] = [...organizationEndpoints, ...apiKeyEndpoints, ...settingsEndpoints];
+export const endpoints: AnyEndpoint[] = [
+  ...organizationEndpoints,
+  ...apiKeyEndpoints,
+  ...policyEndpoints,
+  ...settingsEndpoints,
+];

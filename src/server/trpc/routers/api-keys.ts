@@ -1,6 +1,6 @@
 import { CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
 import { createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "@/server/api-keys/service";
-import { IdParam } from "@/server/rest/endpoint";
+import { IdParam } from "@/server/ids";
 import { PageQuery } from "@/server/pagination";
 import { orgProcedure, router } from "../init";
 

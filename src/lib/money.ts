@@ -1,0 +1,67 @@
+// Money is integer minor units (bigint) inside; decimal strings at the edges.
+// Every currency we serve has 2 decimals.
+import { z } from "zod";
+
+const MAX_MINOR = 10n ** 15n; // 10 trillion major units: far above any premium
+
+/** "150", "150.5", "150.50" → 15050n. Null when not a non-negative decimal with ≤ 2 decimals. */
+export function parseDecimal(text: string): bigint | null {
+  const m = /^(\d{1,15})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!m) return null;
+  return BigInt(m[1]!) * 100n + BigInt((m[2] ?? "").padEnd(2, "0"));
+}
+
+/** 15050n → "150.50" */
+export function formatMinor(minor: bigint): string {
+  const negative = minor < 0n;
+  const abs = negative ? -minor : minor;
+  const text = `${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}`;
+  return negative ? `-${text}` : text;
+}
+
+/** A positive amount given as a decimal string ("150.00"), as minor units. */
+export const DecimalString = z
+  .string("must be a decimal string like \"150.00\"")
+  .transform((value, ctx) => {
+    const minor = parseDecimal(value);
+    if (minor === null) {
+      ctx.addIssue({ code: "custom", message: "must be a positive decimal with at most 2 decimals, like \"150.00\"" });
+      return z.NEVER;
+    }
+    if (minor <= 0n) {
+      ctx.addIssue({ code: "custom", message: "must be greater than 0" });
+      return z.NEVER;
+    }
+    if (minor >= MAX_MINOR) {
+      ctx.addIssue({ code: "custom", message: "is too large" });
+      return z.NEVER;
+    }
+    return minor;
+  });
+
+/** A positive amount given as a JSON number (150 or 150.5), as minor units. */
+export const AmountNumber = z.number("must be a number").transform((value, ctx) => {
+  const minor = Math.round(value * 100);
+  if (!Number.isFinite(value) || Math.abs(value * 100 - minor) > 1e-6) {
+    ctx.addIssue({ code: "custom", message: "must have at most 2 decimals" });
+    return z.NEVER;
+  }
+  if (minor <= 0) {
+    ctx.addIssue({ code: "custom", message: "must be greater than 0" });
+    return z.NEVER;
+  }
+  if (BigInt(minor) >= MAX_MINOR) {
+    ctx.addIssue({ code: "custom", message: "is too large" });
+    return z.NEVER;
+  }
+  return BigInt(minor);
+});
+
+/** Formats minor units for people: "₦150.00". */
+export function displayMoney(amount: string, currency: string): string {
+  try {
+    return new Intl.NumberFormat("en-NG", { style: "currency", currency, minimumFractionDigits: 2 }).format(Number(amount));
+  } catch {
+    return `${currency} ${amount}`;
+  }
+}

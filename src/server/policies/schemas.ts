@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { DecimalString } from "@/lib/money";
+import { PageQuery } from "@/server/pagination";
+
+export const POLICY_TYPES = ["auto", "home", "health", "life", "travel", "property", "liability", "business", "other"] as const;
+export const POLICY_DURATIONS = ["monthly", "quarterly", "yearly"] as const;
+
+export const PolicyType = z.enum(POLICY_TYPES, `must be one of ${POLICY_TYPES.join(", ")}`);
+export const PolicyDuration = z.enum(POLICY_DURATIONS, `must be one of ${POLICY_DURATIONS.join(", ")}`);
+
+const Name = z.string("must be a string").trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+const LongText = z.string("must be a string").trim().max(5000, "must be at most 5000 characters");
+const Items = z
+  .array(z.string("must be a string").trim().min(1, "must not be empty").max(500, "must be at most 500 characters"), "must be a list of strings")
+  .max(50, "must have at most 50 items");
+
+const fields = {
+  name: Name.describe("Name customers see"),
+  type: PolicyType,
+  duration: PolicyDuration.describe("How long one purchase covers"),
+  price: DecimalString.describe('Price per duration, a decimal string with at most 2 decimals, e.g. "150.00"'),
+  description: LongText.optional(),
+  coverage: LongText.optional().describe("What is covered, in words"),
+  benefits: Items.optional(),
+  exclusions: Items.optional(),
+};
+
+export const CreatePolicyInput = z.strictObject(fields).meta({ id: "CreatePolicyInput" });
+export type CreatePolicyInput = z.output<typeof CreatePolicyInput>;
+
+export const UpdatePolicyInput = z
+  .strictObject({
+    name: fields.name.optional(),
+    type: fields.type.optional(),
+    duration: fields.duration.optional(),
+    price: fields.price.optional(),
+    description: LongText.nullable().optional(),
+    coverage: LongText.nullable().optional(),
+    benefits: Items.optional(),
+    exclusions: Items.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
+  .meta({ id: "UpdatePolicyInput" });
+export type UpdatePolicyInput = z.output<typeof UpdatePolicyInput>;
+
+export const PolicyStatusInput = z
+  .strictObject({ isActive: z.boolean("must be true or false").describe("false stops new purchases") })
+  .meta({ id: "PolicyStatusInput" });
+
+export const ListPoliciesQuery = PageQuery.extend({
+  isActive: z.enum(["true", "false"], "must be true or false").optional().transform((v) => (v === undefined ? undefined : v === "true")),
+  type: PolicyType.optional(),
+  q: z.string().trim().max(100).optional().describe("Case-insensitive search in the name"),
+});
+export type ListPoliciesQuery = z.output<typeof ListPoliciesQuery>;
+
+export const Policy = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: PolicyType,
+    description: z.string().nullable(),
+    duration: PolicyDuration,
+    price: z.string().describe('Decimal string, e.g. "150.00"'),
+    currency: z.string(),
+    coverage: z.string().nullable(),
+    benefits: z.array(z.string()),
+    exclusions: z.array(z.string()),
+    isActive: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Policy" });
+export type Policy = z.infer<typeof Policy>;
+
+const Money = z.string().describe('Decimal string, e.g. "150.00"');
+
+export const PolicyAnalytics = z
+  .object({
+    currency: z.string(),
+    purchases: z.number().int().describe("Customers who bought the policy"),
+    renewals: z.number().int(),
+    activeCoverages: z.number().int(),
+    revenue: z.object({ gross: Money, fees: Money, net: Money }),
+    claims: z.object({ count: z.number().int(), amount: Money }),
+    lossRatio: z.number().nullable().describe("Approved and paid claims ÷ gross revenue; null without revenue"),
+    conversionRate: z.number().nullable().describe("Successful ÷ initialized payments; null without payments"),
+    series: z.array(z.object({ date: z.iso.date(), purchases: z.number().int(), renewals: z.number().int(), gross: Money })),
+  })
+  .meta({ id: "PolicyAnalytics" });
+export type PolicyAnalytics = z.infer<typeof PolicyAnalytics>;
