@@ -20,24 +20,22 @@ export function formatMinor(minor: bigint): string {
 }
 
 /** A positive amount given as a decimal string ("150.00"), as minor units. */
-export const DecimalString = z
-  .string("must be a decimal string like \"150.00\"")
-  .transform((value, ctx) => {
-    const minor = parseDecimal(value);
-    if (minor === null) {
-      ctx.addIssue({ code: "custom", message: "must be a positive decimal with at most 2 decimals, like \"150.00\"" });
-      return z.NEVER;
-    }
-    if (minor <= 0n) {
-      ctx.addIssue({ code: "custom", message: "must be greater than 0" });
-      return z.NEVER;
-    }
-    if (minor >= MAX_MINOR) {
-      ctx.addIssue({ code: "custom", message: "is too large" });
-      return z.NEVER;
-    }
-    return minor;
-  });
+export const DecimalString = z.string('must be a decimal string like "150.00"').transform((value, ctx) => {
+  const minor = parseDecimal(value);
+  if (minor === null) {
+    ctx.addIssue({ code: "custom", message: 'must be a positive decimal with at most 2 decimals, like "150.00"' });
+    return z.NEVER;
+  }
+  if (minor <= 0n) {
+    ctx.addIssue({ code: "custom", message: "must be greater than 0" });
+    return z.NEVER;
+  }
+  if (minor >= MAX_MINOR) {
+    ctx.addIssue({ code: "custom", message: "is too large" });
+    return z.NEVER;
+  }
+  return minor;
+});
 
 /** A positive amount given as a JSON number (150 or 150.5), as minor units. */
 export const AmountNumber = z.number("must be a number").transform((value, ctx) => {

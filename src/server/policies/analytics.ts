@@ -57,7 +57,12 @@ export async function getPolicyAnalytics(actor: Actor, policyId: string, now = n
     const date = dayKey(new Date(since.getTime() + i * DAY_MS));
     const purchases = bought.get(date) ?? 0;
     const payments = Number(paid.get(date)?.n ?? 0);
-    return { date, purchases, renewals: Math.max(0, payments - purchases), gross: formatMinor(BigInt(paid.get(date)?.gross ?? 0n)) };
+    return {
+      date,
+      purchases,
+      renewals: Math.max(0, payments - purchases),
+      gross: formatMinor(BigInt(paid.get(date)?.gross ?? 0n)),
+    };
   });
 
   return {

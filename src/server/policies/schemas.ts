@@ -11,7 +11,10 @@ export const PolicyDuration = z.enum(POLICY_DURATIONS, `must be one of ${POLICY_
 const Name = z.string("must be a string").trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
 const LongText = z.string("must be a string").trim().max(5000, "must be at most 5000 characters");
 const Items = z
-  .array(z.string("must be a string").trim().min(1, "must not be empty").max(500, "must be at most 500 characters"), "must be a list of strings")
+  .array(
+    z.string("must be a string").trim().min(1, "must not be empty").max(500, "must be at most 500 characters"),
+    "must be a list of strings",
+  )
   .max(50, "must have at most 50 items");
 
 const fields = {
@@ -48,7 +51,10 @@ export const PolicyStatusInput = z
   .meta({ id: "PolicyStatusInput" });
 
 export const ListPoliciesQuery = PageQuery.extend({
-  isActive: z.enum(["true", "false"], "must be true or false").optional().transform((v) => (v === undefined ? undefined : v === "true")),
+  isActive: z
+    .enum(["true", "false"], "must be true or false")
+    .transform((v) => v === "true")
+    .optional(),
   type: PolicyType.optional(),
   q: z.string().trim().max(100).optional().describe("Case-insensitive search in the name"),
 });

@@ -23,7 +23,13 @@ describe("policies", () => {
   it("creates with integer minor units and answers the organization's currency", async () => {
     const { actor } = await ownerWithOrganization();
     const policy = await createPolicy(actor, input({ price: "1234.5", benefits: ["Towing", "Windscreen"] }));
-    expect(policy).toMatchObject({ price: "1234.50", currency: "NGN", isActive: true, benefits: ["Towing", "Windscreen"], exclusions: [] });
+    expect(policy).toMatchObject({
+      price: "1234.50",
+      currency: "NGN",
+      isActive: true,
+      benefits: ["Towing", "Windscreen"],
+      exclusions: [],
+    });
     const row = await db.policy.findUniqueOrThrow({ where: { id: policy.id } });
     expect(row.priceMinor).toBe(123450n);
   });
@@ -118,7 +124,14 @@ describe("policies", () => {
       ],
     });
     await db.coverage.create({
-      data: { organizationId: org.id, policyId: policy.id, customerEmail: "a@x.test", startsAt: now, endsAt: new Date(now.getTime() + 1e10), renewalCount: 1 },
+      data: {
+        organizationId: org.id,
+        policyId: policy.id,
+        customerEmail: "a@x.test",
+        startsAt: now,
+        endsAt: new Date(now.getTime() + 1e10),
+        renewalCount: 1,
+      },
     });
     await db.ledgerTransaction.createMany({
       data: [

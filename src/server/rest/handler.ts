@@ -53,10 +53,11 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
 }
 
 async function readBody(ep: AnyEndpoint, request: Request): Promise<{ raw: string; value: unknown }> {
-  if (!ep.body) return { raw: "", value: undefined };
   const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > env.API_MAX_BODY_BYTES)
+  if (length > env.API_MAX_BODY_BYTES) {
     throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
+  }
+  if (!ep.body) return { raw: "", value: undefined };
   const raw = await request.text();
   if (Buffer.byteLength(raw) > env.API_MAX_BODY_BYTES) {
     throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
@@ -94,7 +95,8 @@ export async function handleRestRequest(request: Request): Promise<Response> {
   const headers = new Headers({ "X-Request-Id": requestId });
   const url = new URL(request.url);
   const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
-  const method = request.method.toUpperCase();
+  // HEAD is GET without the body (the runtime drops it).
+  const method = request.method.toUpperCase() === "HEAD" ? "GET" : request.method.toUpperCase();
   let route: string | undefined;
   let key: AuthenticatedKey | undefined;
   let status = 500;

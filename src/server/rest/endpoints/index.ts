@@ -5,9 +5,4 @@ import { policyEndpoints } from "./policies";
 import { settingsEndpoints } from "./settings";
 
 /** Every REST operation, in the order the API reference lists them. */
-export const endpoints: AnyEndpoint[] = [
-  ...organizationEndpoints,
-  ...apiKeyEndpoints,
-  ...policyEndpoints,
-  ...settingsEndpoints,
-];
+export const endpoints: AnyEndpoint[] = [...organizationEndpoints, ...apiKeyEndpoints, ...policyEndpoints, ...settingsEndpoints];

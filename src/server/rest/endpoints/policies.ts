@@ -19,7 +19,8 @@ export const policyEndpoints = [
     path: "/business/policies",
     operationId: "listPolicies",
     summary: "List policies",
-    description: "Filter with `isActive`, `type` and `q` (name contains, case-insensitive). Soft-deleted policies are listed as inactive.",
+    description:
+      "Filter with `isActive`, `type` and `q` (name contains, case-insensitive). Soft-deleted policies are listed as inactive.",
     tag,
     permission: "read",
     query: ListPoliciesQuery,
@@ -71,7 +72,8 @@ export const policyEndpoints = [
     path: "/business/policies/{id}",
     operationId: "deletePolicy",
     summary: "Delete a policy (soft)",
-    description: "Sets `isActive` to false. The policy stays readable and listed, since payments, coverages and claims refer to it.",
+    description:
+      "Sets `isActive` to false. The policy stays readable and listed, since payments, coverages and claims refer to it.",
     tag,
     permission: "write",
     params: IdParam,
@@ -97,7 +99,8 @@ export const policyEndpoints = [
     path: "/business/policies/{id}/analytics",
     operationId: "getPolicyAnalytics",
     summary: "Policy analytics",
-    description: "Purchases, renewals, active coverages, revenue, claims, loss ratio, conversion and a daily series of the last 30 days (UTC).",
+    description:
+      "Purchases, renewals, active coverages, revenue, claims, loss ratio, conversion and a daily series of the last 30 days (UTC).",
     tag,
     permission: "read",
     params: IdParam,

@@ -1,0 +1,170 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Field, Input, Textarea } from "@/components/ui/field";
+import { NativeSelect } from "@/components/ui/select";
+import { parseDecimal } from "@/lib/money";
+import { POLICY_DURATIONS, POLICY_TYPES, PolicyDuration, PolicyType, type Policy } from "@/server/policies/schemas";
+import type { ErrorInfo } from "@/trpc/react";
+import { DURATION_LABELS, TYPE_LABELS } from "./labels";
+import { ListEditor } from "./list-editor";
+
+// The same rules as the API's CreatePolicyInput, in the form's own shape.
+const FormSchema = z.object({
+  name: z.string().trim().min(1, "Enter a name").max(120, "At most 120 characters"),
+  type: PolicyType,
+  duration: PolicyDuration,
+  price: z
+    .string()
+    .trim()
+    .refine((v) => (parseDecimal(v) ?? 0n) > 0n, "Enter a price above 0 with at most 2 decimals, like 150.00"),
+  description: z.string().max(5000, "At most 5000 characters"),
+  coverage: z.string().max(5000, "At most 5000 characters"),
+  benefits: z.array(z.string()).max(50, "At most 50 items"),
+  exclusions: z.array(z.string()).max(50, "At most 50 items"),
+});
+export type PolicyFormValues = z.infer<typeof FormSchema>;
+
+export function PolicyForm({
+  policy,
+  currency,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  policy?: Policy;
+  currency: string;
+  submitLabel: string;
+  onSubmit: (values: PolicyFormValues) => Promise<ErrorInfo | void>;
+  onCancel: () => void;
+}) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<PolicyFormValues>({
+    resolver: zodResolver(FormSchema),
+    defaultValues: {
+      name: policy?.name ?? "",
+      type: policy?.type ?? "auto",
+      duration: policy?.duration ?? "yearly",
+      price: policy?.price ?? "",
+      description: policy?.description ?? "",
+      coverage: policy?.coverage ?? "",
+      benefits: policy?.benefits ?? [],
+      exclusions: policy?.exclusions ?? [],
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    const failure = await onSubmit(values);
+    if (!failure) return;
+    let mapped = false;
+    for (const e of failure.fieldErrors) {
+      const field = e.path.replace(/^data\./, "").split(".")[0] as keyof PolicyFormValues;
+      if (field in FormSchema.shape) {
+        form.setError(field, { message: e.message });
+        mapped = true;
+      }
+    }
+    if (!mapped) setFormError(failure.message);
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Card className="space-y-5 p-6">
+        {formError && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+            {formError}
+          </p>
+        )}
+        <Field id="policy-name" label="Name" error={errors.name?.message}>
+          <Input id="policy-name" aria-invalid={!!errors.name} {...form.register("name")} />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field id="policy-type" label="Type" error={errors.type?.message}>
+            <NativeSelect id="policy-type" {...form.register("type")}>
+              {POLICY_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {TYPE_LABELS[t]}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field id="policy-duration" label="Duration" error={errors.duration?.message}>
+            <NativeSelect id="policy-duration" {...form.register("duration")}>
+              {POLICY_DURATIONS.map((d) => (
+                <option key={d} value={d}>
+                  {DURATION_LABELS[d]}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+          <Field id="policy-price" label={`Price (${currency})`} error={errors.price?.message}>
+            <div className="flex">
+              <span className="inline-flex items-center rounded-l-md border border-r-0 border-slate-300 bg-slate-50 px-3 text-sm text-slate-600">
+                {currency}
+              </span>
+              <Input
+                id="policy-price"
+                inputMode="decimal"
+                placeholder="150.00"
+                className="rounded-l-none"
+                aria-invalid={!!errors.price}
+                {...form.register("price")}
+              />
+            </div>
+          </Field>
+        </div>
+        <Field id="policy-description" label="Description" error={errors.description?.message}>
+          <Textarea id="policy-description" rows={3} {...form.register("description")} />
+        </Field>
+        <Field id="policy-coverage" label="What is covered" error={errors.coverage?.message}>
+          <Textarea id="policy-coverage" rows={3} {...form.register("coverage")} />
+        </Field>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <Controller
+            control={form.control}
+            name="benefits"
+            render={({ field }) => (
+              <ListEditor
+                id="policy-benefits"
+                label="Benefits"
+                placeholder="e.g. 24/7 roadside assistance"
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.benefits?.message}
+              />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="exclusions"
+            render={({ field }) => (
+              <ListEditor
+                id="policy-exclusions"
+                label="Exclusions"
+                placeholder="e.g. Racing"
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.exclusions?.message}
+              />
+            )}
+          />
+        </div>
+        <div className="flex flex-col-reverse gap-2 border-t border-slate-200 pt-5 sm:flex-row sm:justify-end">
+          <Button type="button" variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={isSubmitting}>
+            {submitLabel}
+          </Button>
+        </div>
+      </Card>
+    </form>
+  );
+}
