@@ -1,5 +1,6 @@
-// Requests per minute per organization over all its keys, in a store every
-// app instance shares: Redis when REDIS_URL is set, else the database.
+// Requests per minute per organization over all its keys, counted in a fixed
+// one-minute window in a store every app instance shares: Redis when
+// REDIS_URL is set, else the database.
 import { Redis } from "ioredis";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
@@ -13,36 +14,45 @@ export interface RateLimitResult {
   allowed: boolean;
 }
 
-const g = globalThis as unknown as { __coverdeskRedis?: Redis };
-function redis(): Redis {
-  return (g.__coverdeskRedis ??= new Redis(env.REDIS_URL!, { maxRetriesPerRequest: 2, lazyConnect: false }));
-}
+/** Adds one request to an organization's window and answers the window's count. */
+export type WindowCounter = (organizationId: string, windowStart: number) => Promise<number>;
 
-async function countInWindow(organizationId: string, windowStart: number): Promise<number> {
-  if (env.REDIS_URL) {
-    const key = `coverdesk:rl:${organizationId}:${windowStart}`;
-    const [[, count]] = (await redis()
-      .multi()
-      .incr(key)
-      .expire(key, WINDOW_S * 2)
-      .exec()) as [[null, number]];
-    return count;
-  }
+export const databaseCounter: WindowCounter = async (organizationId, windowStart) => {
   const rows = await db.$queryRaw<{ count: number }[]>`
     INSERT INTO rate_limit_window ("organizationId", "windowStart", count)
     VALUES (${organizationId}, ${new Date(windowStart * 1000)}, 1)
     ON CONFLICT ("organizationId", "windowStart") DO UPDATE SET count = rate_limit_window.count + 1
     RETURNING count`;
+  // Old windows are useless; sweep them now and then, off the request's path.
   if (Math.random() < 0.002) {
     void db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date((windowStart - 3600) * 1000) } } }).catch(() => {});
   }
   return Number(rows[0]?.count ?? 1);
+};
+
+export function redisCounter(redis: Redis): WindowCounter {
+  return async (organizationId, windowStart) => {
+    const key = `coverdesk:rl:${organizationId}:${windowStart}`;
+    const [[incrError, count] = [], [expireError] = []] = (await redis.multi().incr(key).expire(key, WINDOW_S * 2).exec()) ?? [];
+    if (incrError || expireError) throw incrError ?? expireError;
+    return Number(count);
+  };
 }
 
-export async function consumeRateLimit(organizationId: string, limit: number): Promise<RateLimitResult> {
+const g = globalThis as unknown as { __coverdeskCounter?: WindowCounter };
+const activeCounter = () =>
+  (g.__coverdeskCounter ??= env.REDIS_URL
+    ? redisCounter(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }))
+    : databaseCounter);
+
+export async function consumeRateLimit(
+  organizationId: string,
+  limit: number,
+  counter: WindowCounter = activeCounter(),
+): Promise<RateLimitResult> {
   const now = Date.now() / 1000;
   const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
-  const count = await countInWindow(organizationId, windowStart);
+  const count = await counter(organizationId, windowStart);
   return {
     limit,
     remaining: Math.max(0, limit - count),
