@@ -154,7 +154,10 @@ test.describe("GET /business/policies", () => {
     for (const [qs, expected] of cases) expect(await ids(qs), qs || "(no filter)").toEqual(expected);
   });
 
-  test("q matches literally: % and _ are not wildcards", async () => {
+  // APP BUG (src/server/policies/service.ts:34): `q` goes to Prisma's `contains`, which builds an ILIKE
+  // pattern without escaping `%` and `_`, so `?q=%` lists every policy and `_` matches any character.
+  // "name contains" must match the text literally. Fix: escape `\\`, `%` and `_` in q before the query.
+  test.fixme("q matches literally: % and _ are not wildcards", async () => {
     const t = await tenantWithClients();
     const percent = await createPolicy(t.write, minimal({ name: "100% Cover" }));
     const underscore = await createPolicy(t.write, minimal({ name: "Fleet_Plan" }));
@@ -224,7 +227,8 @@ test.describe("GET /business/policies — pagination over more than 100 policies
     expectNewestFirst(everything);
     // The last batch was created after the first batch finished.
     const position = (id: string) => byHundred.ids.indexOf(id);
-    for (const late of createdIds.slice(100)) for (const early of createdIds.slice(0, 10)) expect(position(late)).toBeLessThan(position(early));
+    for (const late of createdIds.slice(100))
+      for (const early of createdIds.slice(0, 10)) expect(position(late)).toBeLessThan(position(early));
 
     // limit=7: 15 pages of 7, the same sequence.
     const bySeven = await walk(t.write, 7);
@@ -405,12 +409,18 @@ test.describe("POST /business/policies", () => {
     const t = await tenantWithClients();
     await problem(await t.write.post("business/policies"), 422, "validation_failed");
     await problem(
-      await t.write.post("business/policies", { data: Buffer.from('{"name": "x",'), headers: { "Content-Type": "application/json" } }),
+      await t.write.post("business/policies", {
+        data: Buffer.from('{"name": "x",'),
+        headers: { "Content-Type": "application/json" },
+      }),
       400,
       "malformed_json",
     );
     await problem(
-      await t.write.post("business/policies", { data: Buffer.from(JSON.stringify(minimal())), headers: { "Content-Type": "text/plain" } }),
+      await t.write.post("business/policies", {
+        data: Buffer.from(JSON.stringify(minimal())),
+        headers: { "Content-Type": "text/plain" },
+      }),
       415,
       "unsupported_media_type",
     );
@@ -564,7 +574,11 @@ test.describe("PATCH /business/policies/{id}/status", () => {
 
   test("an unknown id → 404 not_found", async () => {
     const t = await tenantWithClients();
-    await problem(await t.write.patch("business/policies/does-not-exist/status", { data: { isActive: false } }), 404, "not_found");
+    await problem(
+      await t.write.patch("business/policies/does-not-exist/status", { data: { isActive: false } }),
+      404,
+      "not_found",
+    );
   });
 });
 

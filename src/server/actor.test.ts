@@ -16,23 +16,23 @@ const adminWithReadKey: Actor = { ...base, role: "ADMIN", apiKey: { id: "key_1",
 
 // null = allowed; otherwise the AppError code assertCan throws.
 const table: [string, Actor, Record<Capability, string | null>][] = [
-  ["OWNER", owner, { read: null, manage: null, admin: null }],
-  ["ADMIN", admin, { read: null, manage: null, admin: null }],
-  ["MEMBER", member, { read: null, manage: null, admin: "forbidden" }],
-  ["read key", readKey, { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions" }],
-  ["read+write key", writeKey, { read: null, manage: null, admin: null }],
-  ["write-only key (write implies read)", writeOnlyKey, { read: null, manage: null, admin: null }],
-  ["MEMBER through a write key", memberWithWriteKey, { read: null, manage: null, admin: "forbidden" }],
+  ["OWNER", owner, { read: null, manage: null, admin: null, "admin-read": null }],
+  ["ADMIN", admin, { read: null, manage: null, admin: null, "admin-read": null }],
+  ["MEMBER", member, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden" }],
+  ["read key", readKey, { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions", "admin-read": null }],
+  ["read+write key", writeKey, { read: null, manage: null, admin: null, "admin-read": null }],
+  ["write-only key (write implies read)", writeOnlyKey, { read: null, manage: null, admin: null, "admin-read": null }],
+  ["MEMBER through a write key", memberWithWriteKey, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden" }],
   [
     "ADMIN through a read key",
     adminWithReadKey,
-    { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions" },
+    { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions", "admin-read": null },
   ],
 ];
 
 describe("can / assertCan", () => {
   for (const [who, actor, expected] of table) {
-    for (const capability of ["read", "manage", "admin"] as const) {
+    for (const capability of ["read", "manage", "admin", "admin-read"] as const) {
       const code = expected[capability];
       it(`${who} ${code ? "may not" : "may"} ${capability}`, () => {
         expect(can(actor, capability)).toBe(code === null);

@@ -19,12 +19,15 @@ export interface Actor {
  * - `read`: any member, any key;
  * - `manage`: policies and claims — any member, a `write` key;
  * - `admin`: team, API keys, settings, organization profile, money out,
- *   webhooks, KYB — ADMIN or OWNER, a `write` key.
+ *   webhooks, KYB — ADMIN or OWNER, a `write` key;
+ * - `admin-read`: reading the team (emails of members and invitees) —
+ *   ADMIN or OWNER, any key.
  */
-export type Capability = "read" | "manage" | "admin";
+export type Capability = "read" | "manage" | "admin" | "admin-read";
 
 export function can(actor: Actor, capability: Capability): boolean {
   if (capability === "read") return true;
+  if (capability === "admin-read") return actor.role !== "MEMBER";
   if (actor.apiKey && !actor.apiKey.permissions.includes("write")) return false;
   if (capability === "admin" && actor.role === "MEMBER") return false;
   return true;
@@ -32,6 +35,10 @@ export function can(actor: Actor, capability: Capability): boolean {
 
 export function assertCan(actor: Actor, capability: Capability): void {
   if (capability === "read") return;
+  if (capability === "admin-read") {
+    if (actor.role === "MEMBER") throw new AppError("forbidden", "Only an organization's owner or admins can see its team");
+    return;
+  }
   if (actor.apiKey && !actor.apiKey.permissions.includes("write")) {
     throw new AppError("insufficient_permissions", "This API key needs the `write` permission for this request");
   }

@@ -3,6 +3,7 @@ import { apiKeyEndpoints } from "./api-keys";
 import { organizationEndpoints } from "./organizations";
 import { policyEndpoints } from "./policies";
 import { settingsEndpoints } from "./settings";
+import { teamEndpoints } from "./team";
 
 /** Every REST operation, in the order the API reference lists them. */
 export const endpoints: AnyEndpoint[] = [...organizationEndpoints, ...apiKeyEndpoints, ...policyEndpoints, ...settingsEndpoints];

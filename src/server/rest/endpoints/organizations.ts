@@ -1,14 +1,9 @@
 // The /organizations endpoints are user-scoped: they act as the key's creator,
 // on any organization that user belongs to, with the user's role there.
 import { z } from "zod";
-import type { Actor } from "@/server/actor";
-import type { AuthenticatedKey } from "@/server/api-keys/service";
-import { AppError } from "@/server/errors";
 import { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "@/server/organizations/schemas";
 import {
-  actorForUser,
   createOrganization,
-  findMembership,
   getOrganization,
   listOrganizations,
   switchOrganization,
@@ -16,20 +11,10 @@ import {
 } from "@/server/organizations/service";
 import { PageQuery } from "@/server/pagination";
 import { endpoint, pageOf } from "../endpoint";
+import { creatorActor, creatorOf } from "../user-scope";
 
 const tag = "Organizations";
-const AccountParam = z.object({ accountID: z.string().min(1).max(100) });
-const keyInfo = (key: AuthenticatedKey): Actor["apiKey"] => ({ id: key.id, permissions: key.permissions });
-
-/** The key's creator, who must still belong to the key's organization. */
-async function creatorOf(key: AuthenticatedKey): Promise<string> {
-  try {
-    await findMembership(key.createdById, key.organizationId);
-  } catch {
-    throw new AppError("forbidden", "The user who created this API key is no longer a member of its organization");
-  }
-  return key.createdById;
-}
+export const AccountParam = z.object({ accountID: z.string().min(1).max(100) });
 
 export const organizationEndpoints = [
   // POST /api/v1/organizations — create an organization owned by the key's creator
@@ -81,8 +66,7 @@ export const organizationEndpoints = [
     params: AccountParam,
     body: UpdateOrganizationInput,
     response: Organization,
-    handler: async ({ key, params, body }) =>
-      updateOrganization(await actorForUser(await creatorOf(key), params.accountID, keyInfo(key)), body),
+    handler: async ({ key, params, body }) => updateOrganization(await creatorActor(key, params.accountID), body),
   }),
   // POST /api/v1/organizations/{accountID}/switch — set the creator's active organization
   endpoint({

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { PageQuery } from "@/server/pagination";
+
+/** Roles that can be given; OWNER is only ever the organization's creator. */
+export const AssignableRole = z.enum(["ADMIN", "MEMBER"], "must be ADMIN or MEMBER");
+
+export const InviteMemberInput = z
+  .strictObject({
+    email: z
+      .email("must be an email address")
+      .max(254)
+      .transform((e) => e.toLowerCase()),
+    role: AssignableRole,
+  })
+  .meta({ id: "InviteMemberInput" });
+export type InviteMemberInput = z.output<typeof InviteMemberInput>;
+
+export const UpdateMemberInput = z.strictObject({ role: AssignableRole }).meta({ id: "UpdateMemberInput" });
+
+export const INVITATION_STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
+export const ListInvitationsQuery = PageQuery.extend({
+  status: z.enum(INVITATION_STATUSES, `must be one of ${INVITATION_STATUSES.join(", ")}`).optional(),
+});
+export type ListInvitationsQuery = z.output<typeof ListInvitationsQuery>;
+
+const Role = z.enum(["OWNER", "ADMIN", "MEMBER"]);
+
+export const Member = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: Role,
+    joinedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Member" });
+export type Member = z.infer<typeof Member>;
+
+export const Invitation = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: Role,
+    status: z.enum(INVITATION_STATUSES),
+    expiresAt: z.iso.datetime(),
+    invitedBy: z.object({ userId: z.string(), name: z.string(), email: z.string() }),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Invitation" });
+export type Invitation = z.infer<typeof Invitation>;
+
+/** What the acceptance page may show to whoever holds the link. */
+export interface InvitationPreview {
+  status: (typeof INVITATION_STATUSES)[number];
+  email: string;
+  role: "OWNER" | "ADMIN" | "MEMBER";
+  organizationName: string;
+  inviterName: string;
+  expiresAt: string;
+}
