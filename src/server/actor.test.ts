@@ -19,7 +19,11 @@ const table: [string, Actor, Record<Capability, string | null>][] = [
   ["OWNER", owner, { read: null, manage: null, admin: null, "admin-read": null }],
   ["ADMIN", admin, { read: null, manage: null, admin: null, "admin-read": null }],
   ["MEMBER", member, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden" }],
-  ["read key", readKey, { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions", "admin-read": null }],
+  [
+    "read key",
+    readKey,
+    { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions", "admin-read": null },
+  ],
   ["read+write key", writeKey, { read: null, manage: null, admin: null, "admin-read": null }],
   ["write-only key (write implies read)", writeOnlyKey, { read: null, manage: null, admin: null, "admin-read": null }],
   ["MEMBER through a write key", memberWithWriteKey, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden" }],

@@ -27,7 +27,13 @@ const transporter = () =>
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }));
 
 export async function sendEmail(email: Email): Promise<void> {
-  const info = await transporter().sendMail({ from: env.MAIL_FROM, to: email.to, subject: email.subject, text: email.text, html: email.html });
+  const info = await transporter().sendMail({
+    from: env.MAIL_FROM,
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+  });
   if (env.SMTP_URL) {
     logger.info({ to: email.to, subject: email.subject, messageId: info.messageId }, "email sent");
     return;
@@ -42,7 +48,12 @@ export async function sendEmail(email: Email): Promise<void> {
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A plain, accessible email body with one button. */
-export function layoutEmail(opts: { heading: string; paragraphs: string[]; action: { label: string; url: string }; footer: string }) {
+export function layoutEmail(opts: {
+  heading: string;
+  paragraphs: string[];
+  action: { label: string; url: string };
+  footer: string;
+}) {
   const text = [opts.heading, "", ...opts.paragraphs, "", `${opts.action.label}: ${opts.action.url}`, "", opts.footer].join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
 <h1 style="font-size:20px">${escape(opts.heading)}</h1>

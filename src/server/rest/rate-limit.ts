@@ -33,7 +33,12 @@ export const databaseCounter: WindowCounter = async (organizationId, windowStart
 export function redisCounter(redis: Redis): WindowCounter {
   return async (organizationId, windowStart) => {
     const key = `coverdesk:rl:${organizationId}:${windowStart}`;
-    const [[incrError, count] = [], [expireError] = []] = (await redis.multi().incr(key).expire(key, WINDOW_S * 2).exec()) ?? [];
+    const [[incrError, count] = [], [expireError] = []] =
+      (await redis
+        .multi()
+        .incr(key)
+        .expire(key, WINDOW_S * 2)
+        .exec()) ?? [];
     if (incrError || expireError) throw incrError ?? expireError;
     return Number(count);
   };

@@ -77,9 +77,14 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
       where: { organizationId: actor.organizationId, email: input.email, status: "pending", expiresAt: { gt: now } },
     });
     if (pending) throw new AppError("invitation_pending", `${input.email} already has a pending invitation; resend it instead`);
-    const count = await tx.invitation.count({ where: { organizationId: actor.organizationId, status: "pending", expiresAt: { gt: now } } });
+    const count = await tx.invitation.count({
+      where: { organizationId: actor.organizationId, status: "pending", expiresAt: { gt: now } },
+    });
     if (count >= MAX_PENDING_INVITATIONS) {
-      throw new AppError("invitation_limit_reached", `At most ${MAX_PENDING_INVITATIONS} invitations can be pending; cancel some first`);
+      throw new AppError(
+        "invitation_limit_reached",
+        `At most ${MAX_PENDING_INVITATIONS} invitations can be pending; cancel some first`,
+      );
     }
     return tx.invitation.create({
       data: {
@@ -107,7 +112,8 @@ async function findInvitation(actor: Actor, id: string): Promise<Row> {
 export async function resendInvitation(actor: Actor, id: string): Promise<Invitation> {
   assertCan(actor, "admin");
   const row = await findInvitation(actor, id);
-  if (statusOf(row) !== "pending") throw new AppError("invalid_state", `Only a pending invitation can be resent; this one is ${statusOf(row)}`);
+  if (statusOf(row) !== "pending")
+    throw new AppError("invalid_state", `Only a pending invitation can be resent; this one is ${statusOf(row)}`);
   const token = newInvitationToken();
   const updated = await db.invitation.update({
     where: { id: row.id },
@@ -121,7 +127,8 @@ export async function resendInvitation(actor: Actor, id: string): Promise<Invita
 export async function cancelInvitation(actor: Actor, id: string): Promise<Invitation> {
   assertCan(actor, "admin");
   const row = await findInvitation(actor, id);
-  if (statusOf(row) !== "pending") throw new AppError("invalid_state", `Only a pending invitation can be cancelled; this one is ${statusOf(row)}`);
+  if (statusOf(row) !== "pending")
+    throw new AppError("invalid_state", `Only a pending invitation can be cancelled; this one is ${statusOf(row)}`);
   const updated = await db.invitation.update({
     where: { id: row.id },
     data: { status: "cancelled", cancelledAt: new Date() },

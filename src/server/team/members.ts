@@ -21,7 +21,11 @@ const withUser = { user: { select: { name: true, email: true } } } as const;
 export async function listMembers(actor: Actor, page: PageQuery): Promise<Page<Member>> {
   assertCan(actor, "admin-read");
   const args = pageArgs(page);
-  const rows = await db.member.findMany({ ...args, where: { organizationId: actor.organizationId, ...args.where }, include: withUser });
+  const rows = await db.member.findMany({
+    ...args,
+    where: { organizationId: actor.organizationId, ...args.where },
+    include: withUser,
+  });
   return toPage(rows, page, toMember);
 }
 

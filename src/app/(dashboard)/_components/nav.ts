@@ -1,4 +1,4 @@
-import { FileText, Home, KeyRound, Settings, type LucideIcon } from "lucide-react";
+import { FileText, Home, KeyRound, Settings, Users, type LucideIcon } from "lucide-react";
 
 export type Role = "OWNER" | "ADMIN" | "MEMBER";
 
@@ -13,6 +13,7 @@ export interface NavItem {
 export const NAV: NavItem[] = [
   { href: "/", label: "Home", icon: Home },
   { href: "/policies", label: "Policies", icon: FileText },
+  { href: "/team", label: "Team", icon: Users, roles: ["OWNER", "ADMIN"] },
   { href: "/api-keys", label: "API keys", icon: KeyRound, roles: ["OWNER", "ADMIN"] },
   { href: "/settings", label: "Settings", icon: Settings, roles: ["OWNER", "ADMIN"] },
 ];

@@ -6,4 +6,10 @@ import { settingsEndpoints } from "./settings";
 import { teamEndpoints } from "./team";
 
 /** Every REST operation, in the order the API reference lists them. */
-export const endpoints: AnyEndpoint[] = [...organizationEndpoints, ...apiKeyEndpoints, ...policyEndpoints, ...settingsEndpoints];
+export const endpoints: AnyEndpoint[] = [
+  ...organizationEndpoints,
+  ...teamEndpoints,
+  ...apiKeyEndpoints,
+  ...policyEndpoints,
+  ...settingsEndpoints,
+];

@@ -56,7 +56,8 @@ export const teamEndpoints = [
     body: UpdateMemberInput,
     response: Member,
     errors: ["invalid_state"],
-    handler: async ({ key, params, body }) => updateMemberRole(await creatorActor(key, params.accountID), params.memberId, body.role),
+    handler: async ({ key, params, body }) =>
+      updateMemberRole(await creatorActor(key, params.accountID), params.memberId, body.role),
   }),
   // DELETE /api/v1/organizations/{accountID}/members/{memberId} — remove (204)
   endpoint({
