@@ -154,10 +154,8 @@ test.describe("GET /business/policies", () => {
     for (const [qs, expected] of cases) expect(await ids(qs), qs || "(no filter)").toEqual(expected);
   });
 
-  // APP BUG (src/server/policies/service.ts:34): `q` goes to Prisma's `contains`, which builds an ILIKE
-  // pattern without escaping `%` and `_`, so `?q=%` lists every policy and `_` matches any character.
-  // "name contains" must match the text literally. Fix: escape `\\`, `%` and `_` in q before the query.
-  test.fixme("q matches literally: % and _ are not wildcards", async () => {
+  // "name contains" matches the text literally: LIKE wildcards must not leak through.
+  test("q matches literally: % and _ are not wildcards", async () => {
     const t = await tenantWithClients();
     const percent = await createPolicy(t.write, minimal({ name: "100% Cover" }));
     const underscore = await createPolicy(t.write, minimal({ name: "Fleet_Plan" }));

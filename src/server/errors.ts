@@ -11,6 +11,8 @@ export type TrpcCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "UNPROCESSABLE_CONTENT"
   | "TOO_MANY_REQUESTS"
+  | "PAYMENT_REQUIRED"
+  | "BAD_GATEWAY"
   | "INTERNAL_SERVER_ERROR";
 
 const TABLE = {
@@ -26,6 +28,11 @@ const TABLE = {
   method_not_allowed: [405, "METHOD_NOT_SUPPORTED", "Method not allowed"],
   conflict: [409, "CONFLICT", "Conflict"],
   invalid_state: [409, "CONFLICT", "Invalid state"],
+  policy_inactive: [409, "CONFLICT", "Policy inactive"],
+  payment_not_pending: [409, "CONFLICT", "Payment no longer pending"],
+  amount_mismatch: [422, "UNPROCESSABLE_CONTENT", "Amount mismatch"],
+  card_declined: [402, "PAYMENT_REQUIRED", "Card declined"],
+  provider_error: [502, "BAD_GATEWAY", "Payment provider error"],
   already_member: [409, "CONFLICT", "Already a member"],
   invitation_pending: [409, "CONFLICT", "Invitation already pending"],
   invitation_limit_reached: [409, "CONFLICT", "Too many pending invitations"],

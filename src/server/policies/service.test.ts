@@ -67,6 +67,11 @@ describe("policies", () => {
     expect(await ids({ limit: 20, isActive: true })).toEqual([home.id]);
     expect(await ids({ limit: 20, type: "auto" })).toEqual([auto.id]);
     expect(await ids({ limit: 20, q: "shield" })).toEqual([home.id]);
+    // A literal search: LIKE wildcards match only themselves.
+    expect(await ids({ limit: 20, q: "%" })).toEqual([]);
+    expect(await ids({ limit: 20, q: "home_" })).toEqual([]);
+    const percent = await createPolicy(actor, input({ name: "100% Cover_Plus" }));
+    expect(await ids({ limit: 20, q: "0% cover_" })).toEqual([percent.id]);
   });
 
   it("hides another organization's policies (404, row unchanged)", async () => {

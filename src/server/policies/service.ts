@@ -31,7 +31,8 @@ export async function listPolicies(actor: Actor, query: ListPoliciesQuery): Prom
     organizationId: actor.organizationId,
     ...(query.isActive !== undefined ? { isActive: query.isActive } : {}),
     ...(query.type ? { type: query.type } : {}),
-    ...(query.q ? { name: { contains: query.q, mode: "insensitive" } } : {}),
+    // `contains` becomes ILIKE: escape its wildcards so the search is literal.
+    ...(query.q ? { name: { contains: query.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
     ...args.where,
   };
   const rows = await db.policy.findMany({ ...args, where });

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { PageQuery } from "@/server/pagination";
+
+export const COVERAGE_STATUSES = ["active", "expired"] as const;
+
+export const Coverage = z
+  .object({
+    id: z.string(),
+    policyId: z.string(),
+    customerEmail: z.string(),
+    status: z.enum(COVERAGE_STATUSES).describe("active until endsAt"),
+    startsAt: z.iso.datetime(),
+    endsAt: z.iso.datetime(),
+    renewalCount: z.number().int(),
+  })
+  .meta({ id: "Coverage" });
+export type Coverage = z.infer<typeof Coverage>;
+
+export const ListCoveragesQuery = PageQuery.extend({
+  policyId: z.string().max(100).optional(),
+  status: z.enum(COVERAGE_STATUSES, "must be active or expired").optional(),
+});
+export type ListCoveragesQuery = z.output<typeof ListCoveragesQuery>;

@@ -1,0 +1,31 @@
+// Customers' coverages: created by the first successful payment of (policy,
+// email), extended by each later one. Status is computed from the dates.
+import type { Coverage as CoverageRow, Prisma } from "@/generated/prisma/client";
+import { assertCan, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import type { Coverage, ListCoveragesQuery } from "./schemas";
+
+export const toCoverage = (row: CoverageRow, now = new Date()): Coverage => ({
+  id: row.id,
+  policyId: row.policyId,
+  customerEmail: row.customerEmail,
+  status: row.endsAt > now ? "active" : "expired",
+  startsAt: row.startsAt.toISOString(),
+  endsAt: row.endsAt.toISOString(),
+  renewalCount: row.renewalCount,
+});
+
+export async function listCoverages(actor: Actor, query: ListCoveragesQuery): Promise<Page<Coverage>> {
+  assertCan(actor, "read");
+  const now = new Date();
+  const args = pageArgs(query);
+  const where: Prisma.CoverageWhereInput = {
+    organizationId: actor.organizationId,
+    ...(query.policyId ? { policyId: query.policyId } : {}),
+    ...(query.status === "active" ? { endsAt: { gt: now } } : query.status === "expired" ? { endsAt: { lte: now } } : {}),
+    ...args.where,
+  };
+  const rows = await db.coverage.findMany({ ...args, where });
+  return toPage(rows, query, (r) => toCoverage(r, now));
+}

@@ -1,0 +1,16 @@
+// The transactional outbox: an event row is written inside the transaction of
+// the change it describes, so a change never commits without its event.
+import crypto from "node:crypto";
+import type { Prisma } from "@/generated/prisma/client";
+import type { Tx } from "@/server/db/client";
+
+export const EVENT_TYPES = ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"] as const;
+export type EventType = (typeof EVENT_TYPES)[number] | "ping";
+
+export const newEventId = () => `evt_${crypto.randomBytes(12).toString("base64url")}`;
+
+export async function recordEvent(tx: Tx, organizationId: string, type: EventType, data: object): Promise<string> {
+  const id = newEventId();
+  await tx.event.create({ data: { id, organizationId, type, data: data as Prisma.InputJsonValue } });
+  return id;
+}

@@ -1,0 +1,86 @@
+// Where payments are made. The sandbox (our own hosted checkout with test
+// cards) is the default; Paystack is used when PAYSTACK_SECRET_KEY is set.
+import crypto from "node:crypto";
+import { env } from "@/server/env";
+import { AppError } from "@/server/errors";
+
+export interface ProviderInit {
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+  email: string;
+  callbackUrl?: string | null;
+}
+
+export interface ProviderVerification {
+  status: "pending" | "success" | "failed";
+  amountMinor?: bigint;
+}
+
+export interface PaymentProvider {
+  readonly name: "sandbox" | "paystack";
+  initialize(p: ProviderInit): Promise<{ authorizationUrl: string }>;
+  verify(reference: string): Promise<ProviderVerification>;
+}
+
+export const checkoutUrl = (reference: string) => `${env.APP_URL}/pay/${reference}`;
+
+export const sandboxProvider: PaymentProvider = {
+  name: "sandbox",
+  async initialize(p) {
+    return { authorizationUrl: checkoutUrl(p.reference) };
+  },
+  // The sandbox settles at checkout; there is nothing remote to ask.
+  async verify() {
+    return { status: "pending" };
+  },
+};
+
+export function paystackProvider(secretKey: string, baseUrl: string): PaymentProvider {
+  const call = async (path: string, init?: RequestInit) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
+      signal: AbortSignal.timeout(15_000),
+    });
+    const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: Record<string, unknown> } | null;
+    if (!res.ok || !body?.status) {
+      throw new AppError("provider_error", `The payment provider refused the request: ${body?.message ?? res.status}`);
+    }
+    return body.data ?? {};
+  };
+  return {
+    name: "paystack",
+    async initialize(p) {
+      const data = await call("/transaction/initialize", {
+        method: "POST",
+        body: JSON.stringify({
+          email: p.email,
+          amount: p.amountMinor.toString(),
+          currency: p.currency,
+          reference: p.reference,
+          ...(p.callbackUrl ? { callback_url: p.callbackUrl } : {}),
+        }),
+      });
+      if (typeof data.authorization_url !== "string") throw new AppError("provider_error", "The payment provider gave no checkout URL");
+      return { authorizationUrl: data.authorization_url };
+    },
+    async verify(reference) {
+      const data = await call(`/transaction/verify/${encodeURIComponent(reference)}`);
+      const status = data.status === "success" ? "success" : data.status === "failed" || data.status === "abandoned" ? "failed" : "pending";
+      return { status, amountMinor: data.amount === undefined ? undefined : BigInt(String(data.amount)) };
+    },
+  };
+}
+
+/** Paystack signs its webhooks with hex HMAC-SHA512 of the raw body under the secret key. */
+export function verifyPaystackSignature(secretKey: string, rawBody: string, signature: string | null): boolean {
+  if (!signature) return false;
+  const expected = Buffer.from(crypto.createHmac("sha512", secretKey).update(rawBody).digest("hex"));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}
+
+export function activeProvider(): PaymentProvider {
+  return env.PAYSTACK_SECRET_KEY ? paystackProvider(env.PAYSTACK_SECRET_KEY, env.PAYSTACK_BASE_URL) : sandboxProvider;
+}
