@@ -1,6 +1,9 @@
-// Small helpers shared by the REST specs (black-box: HTTP only).
-import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { restClient, signUp, createKey, tenant, trpc, type Account } from "../support/api";
+// Small helpers shared by the REST specs (black-box: HTTP only, plus the
+// app's local mail outbox for invitation links).
+import fs from "node:fs/promises";
+import path from "node:path";
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { BASE_URL, restClient, signUp, createKey, tenant, trpc, trpcRaw, unique, type Account } from "../support/api";
 
 export const KEY_PATTERN = /^cd_live_[0-9A-Za-z]{32}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -109,5 +112,96 @@ export async function tenantState(t: Tenant & { write: APIRequestContext }) {
     settings: await ok(await t.write.get("business/settings")),
     organizations: await listAll(t.write, "organizations"),
     active: (await currentOrganization(t.account)).id,
+  };
+}
+
+// ---------- Team: the local outbox (no SMTP_URL: DATA_DIR/mail/*.eml) ----------
+
+/** Undoes quoted-printable: soft line breaks (`=` at line end) and `=XX` escapes. */
+export const decodeQuotedPrintable = (s: string) =>
+  s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** The server's outbox: its DATA_DIR is E2E_DATA_DIR (set by playwright.config.ts). */
+export const mailDirectory = () => path.join(process.env.E2E_DATA_DIR ?? "", "mail");
+
+/** Messages addressed to `to`, oldest first (files are named by time), decoded. */
+export async function mailTo(to: string): Promise<{ file: string; subject: string; body: string }[]> {
+  const dir = mailDirectory();
+  const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort();
+  const out: { file: string; subject: string; body: string }[] = [];
+  for (const file of files) {
+    const raw = await fs.readFile(path.join(dir, file), "utf8").catch(() => "");
+    if (/^To: *(.+)$/im.exec(raw)?.[1]?.trim().toLowerCase() !== to.toLowerCase()) continue;
+    out.push({ file, subject: /^Subject: *(.+)$/im.exec(raw)?.[1] ?? "", body: decodeQuotedPrintable(raw) });
+  }
+  return out;
+}
+
+const INVITE_LINK = /https?:\/\/[^\s"<>]+\/invite\/[A-Za-z0-9_-]+/g;
+
+/** The invitation links mailed to `to`, one per message, oldest first; waits until there are `count`. */
+export async function invitationLinks(to: string, count = 1): Promise<string[]> {
+  let links: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    links = (await mailTo(to)).map((m) => {
+      const found = [...new Set(m.body.match(INVITE_LINK) ?? [])];
+      if (found.length !== 1) throw new Error(`expected one invitation link in a mail to ${to}, found ${found.length}`);
+      return found[0]!;
+    });
+    if (links.length >= count) return links;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`expected ${count} invitation email(s) to ${to} in ${mailDirectory()}, found ${links.length}`);
+}
+
+/** The newest invitation link mailed to `to`. */
+export const latestInvitationLink = async (to: string, count = 1) => (await invitationLinks(to, count)).at(-1)!;
+export const tokenOf = (link: string) => link.split("/invite/")[1]!;
+
+/** Signs up the way the invitation page does: no organization of one's own. */
+export async function signUpWithoutOrganization(email: string, name = "Invited Person"): Promise<Account> {
+  const session = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { Origin: BASE_URL } });
+  const password = "correct-horse-battery";
+  const res = await session.post("/api/auth/sign-up/email", { data: { name, email, password } });
+  if (!res.ok()) throw new Error(`sign-up failed: ${res.status()} ${await res.text()}`);
+  return { session, email, password, userId: (await res.json()).user.id };
+}
+
+/** A refused tRPC call: its HTTP status, the service's error code and message. */
+export async function trpcError(account: Account, procedure: string, input?: unknown, kind: "query" | "mutation" = "mutation") {
+  const res = await trpcRaw(account, procedure, input, kind);
+  const body = await res.json();
+  if (res.ok()) throw new Error(`expected tRPC ${procedure} to be refused, got ${res.status()} ${JSON.stringify(body)}`);
+  const error = body.error.json as { message: string; data: { code: string; httpStatus: number } };
+  return { status: res.status(), code: error.data.code, message: error.message };
+}
+
+/**
+ * Invites an address into the tenant's organization (REST, with the write key)
+ * and has that person accept the mailed link (tRPC, their own session): a new
+ * user signed up without an organization, or the given existing account.
+ */
+export async function joinTeam(
+  t: { write: APIRequestContext; organizationId: string },
+  role: "ADMIN" | "MEMBER",
+  existing?: Account,
+) {
+  const email = existing?.email ?? `invitee-${unique()}@example.test`;
+  const before = (await mailTo(email)).length;
+  const invitation = await ok(await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email, role } }), 201);
+  const link = await latestInvitationLink(email, before + 1);
+  const account = existing ?? (await signUpWithoutOrganization(email));
+  await trpc(account, "team.accept", { token: tokenOf(link) });
+  const members = await listAll<{ id: string; email: string }>(t.write, `organizations/${t.organizationId}/members`);
+  const member = members.find((m) => m.email === email);
+  if (!member) throw new Error(`${email} did not join`);
+  return { account, email, invitationId: invitation.id as string, memberId: member.id };
+}
+
+/** Members and invitations of an organization, for before/after comparisons. */
+export async function teamSnapshot(client: APIRequestContext, organizationId: string) {
+  return {
+    members: await listAll(client, `organizations/${organizationId}/members`),
+    invitations: await listAll(client, `organizations/${organizationId}/invitations`),
   };
 }

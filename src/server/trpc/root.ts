@@ -1,5 +1,6 @@
 import { router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
+import { claimsRouter, coveragesRouter, paymentsRouter } from "./routers/money";
 import { organizationsRouter } from "./routers/organizations";
 import { policiesRouter } from "./routers/policies";
 import { settingsRouter } from "./routers/settings";
@@ -9,6 +10,9 @@ export const appRouter = router({
   organizations: organizationsRouter,
   apiKeys: apiKeysRouter,
   policies: policiesRouter,
+  payments: paymentsRouter,
+  coverages: coveragesRouter,
+  claims: claimsRouter,
   settings: settingsRouter,
   team: teamRouter,
 });

@@ -1,6 +1,8 @@
 import type { AnyEndpoint } from "../endpoint";
 import { apiKeyEndpoints } from "./api-keys";
+import { claimEndpoints } from "./claims";
 import { organizationEndpoints } from "./organizations";
+import { paymentEndpoints } from "./payments";
 import { policyEndpoints } from "./policies";
 import { settingsEndpoints } from "./settings";
 import { teamEndpoints } from "./team";
@@ -11,5 +13,7 @@ export const endpoints: AnyEndpoint[] = [
   ...teamEndpoints,
   ...apiKeyEndpoints,
   ...policyEndpoints,
+  ...paymentEndpoints,
+  ...claimEndpoints,
   ...settingsEndpoints,
 ];

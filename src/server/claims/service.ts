@@ -1,0 +1,120 @@
+import type { Claim as ClaimRow, Prisma } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { assertCan, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { AppError, notFound } from "@/server/errors";
+import { recordEvent } from "@/server/events/record";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { findPolicy } from "@/server/policies/service";
+import { CLAIM_MOVES, type Claim, type ClaimHistoryEntry, type CreateClaimInput, type ListClaimsQuery, type UpdateClaimStatusInput } from "./schemas";
+
+export const toClaim = (row: ClaimRow): Claim => ({
+  id: row.id,
+  policyId: row.policyId,
+  coverageId: row.coverageId,
+  type: row.type,
+  description: row.description,
+  amount: formatMinor(row.amountMinor),
+  currency: row.currency,
+  status: row.status,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+const who = (actor: Actor) => ({ actorUserId: actor.apiKey ? null : actor.userId, apiKeyId: actor.apiKey?.id ?? null });
+
+/** Files a claim; its `claim.submitted` event commits with it. */
+export async function submitClaim(actor: Actor, input: CreateClaimInput): Promise<Claim> {
+  assertCan(actor, "manage");
+  const policy = await findPolicy(actor, input.policyId);
+  return db.$transaction(async (tx) => {
+    const coverage = input.email
+      ? await tx.coverage.findFirst({ where: { organizationId: actor.organizationId, policyId: policy.id, customerEmail: input.email } })
+      : null;
+    const row = await tx.claim.create({
+      data: {
+        organizationId: actor.organizationId,
+        policyId: policy.id,
+        coverageId: coverage?.id ?? null,
+        type: input.type,
+        description: input.description,
+        amountMinor: input.amount,
+        currency: policy.currency,
+        history: { create: { organizationId: actor.organizationId, toStatus: "submitted", ...who(actor) } },
+      },
+    });
+    const claim = toClaim(row);
+    await recordEvent(tx, actor.organizationId, "claim.submitted", claim);
+    return claim;
+  });
+}
+
+export async function listClaims(actor: Actor, query: ListClaimsQuery): Promise<Page<Claim>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const where: Prisma.ClaimWhereInput = {
+    organizationId: actor.organizationId,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.policyId ? { policyId: query.policyId } : {}),
+    ...args.where,
+  };
+  const rows = await db.claim.findMany({ ...args, where });
+  return toPage(rows, query, toClaim);
+}
+
+async function findClaim(actor: Actor, id: string): Promise<ClaimRow> {
+  const row = await db.claim.findFirst({ where: { id, organizationId: actor.organizationId } });
+  if (!row) throw notFound("Claim");
+  return row;
+}
+
+export async function getClaim(actor: Actor, id: string): Promise<Claim> {
+  assertCan(actor, "read");
+  return toClaim(await findClaim(actor, id));
+}
+
+/** The claim with every step of its review, oldest first (dashboard). */
+export async function getClaimWithHistory(actor: Actor, id: string): Promise<Claim & { history: ClaimHistoryEntry[] }> {
+  assertCan(actor, "read");
+  const row = await findClaim(actor, id);
+  const steps = await db.claimStatusChange.findMany({ where: { claimId: row.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 100 });
+  const userIds = [...new Set(steps.map((s) => s.actorUserId).filter((v): v is string => !!v))];
+  const users = userIds.length ? await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
+  const names = new Map(users.map((u) => [u.id, u.name]));
+  return {
+    ...toClaim(row),
+    history: steps.map((s) => ({
+      id: s.id,
+      fromStatus: s.fromStatus,
+      toStatus: s.toStatus,
+      note: s.note,
+      by: s.actorUserId ? (names.get(s.actorUserId) ?? "A former member") : "API",
+      createdAt: s.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Moves a claim along its review; any other move is a 409. */
+export async function updateClaimStatus(actor: Actor, id: string, input: UpdateClaimStatusInput): Promise<Claim> {
+  assertCan(actor, "manage");
+  const found = await findClaim(actor, id);
+  return db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ status: ClaimRow["status"] }[]>`SELECT status::text AS status FROM claim WHERE id = ${found.id} FOR UPDATE`;
+    const from = row!.status;
+    if (!CLAIM_MOVES[from].includes(input.status)) {
+      const allowed = CLAIM_MOVES[from];
+      throw new AppError(
+        "invalid_state",
+        `A ${from.replace("_", " ")} claim cannot become ${input.status.replace("_", " ")}${allowed.length ? `; it can become ${allowed.join(" or ")}` : ""}`,
+      );
+    }
+    const updated = await tx.claim.update({
+      where: { id: found.id },
+      data: {
+        status: input.status,
+        history: { create: { organizationId: actor.organizationId, fromStatus: from, toStatus: input.status, note: input.note || null, ...who(actor) } },
+      },
+    });
+    return toClaim(updated);
+  });
+}

@@ -1,0 +1,92 @@
+import crypto from "node:crypto";
+import type { Payment as PaymentRow, Prisma } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { assertCan, type Actor } from "@/server/actor";
+import { toCoverage } from "@/server/coverages/service";
+import { db } from "@/server/db/client";
+import { AppError, notFound } from "@/server/errors";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { findPolicy } from "@/server/policies/service";
+import { activeProvider } from "./provider";
+import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "./schemas";
+
+export const toPayment = (row: PaymentRow): Payment => ({
+  reference: row.reference,
+  status: row.status,
+  amount: formatMinor(row.amountMinor),
+  currency: row.currency,
+  policyId: row.policyId,
+  email: row.email,
+  authorizationUrl: row.authorizationUrl,
+  paidAt: row.paidAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Unguessable and URL-safe: the reference is the capability to pay. */
+const newReference = () => `cdp_${crypto.randomBytes(18).toString("base64url")}`;
+
+export async function initializePayment(actor: Actor, input: InitializePaymentInput): Promise<Payment> {
+  assertCan(actor, "manage");
+  const policy = await findPolicy(actor, input.policyId);
+  if (input.amount !== policy.priceMinor) {
+    throw new AppError("amount_mismatch", `amount must equal the policy's price, ${formatMinor(policy.priceMinor)}`, {
+      errors: [{ path: "amount", message: `must equal the policy's price, ${formatMinor(policy.priceMinor)}` }],
+    });
+  }
+  if (!policy.isActive) throw new AppError("policy_inactive", "This policy is not on sale");
+  const reference = newReference();
+  const provider = activeProvider();
+  const { authorizationUrl } = await provider.initialize({
+    reference,
+    amountMinor: policy.priceMinor,
+    currency: policy.currency,
+    email: input.email,
+    callbackUrl: input.callbackUrl,
+  });
+  const row = await db.payment.create({
+    data: {
+      organizationId: actor.organizationId,
+      policyId: policy.id,
+      reference,
+      email: input.email,
+      amountMinor: policy.priceMinor,
+      currency: policy.currency,
+      provider: provider.name,
+      authorizationUrl,
+      callbackUrl: input.callbackUrl,
+    },
+  });
+  return toPayment(row);
+}
+
+export async function listPayments(actor: Actor, query: ListPaymentsQuery): Promise<Page<Payment>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const where: Prisma.PaymentWhereInput = {
+    organizationId: actor.organizationId,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.policyId ? { policyId: query.policyId } : {}),
+    ...args.where,
+  };
+  const rows = await db.payment.findMany({ ...args, where });
+  return toPage(rows, query, toPayment);
+}
+
+/**
+ * The payment as it stands, with the customer's coverage once paid. A pending
+ * payment with a remote provider is checked with it first (and settled).
+ */
+export async function verifyPayment(actor: Actor, reference: string): Promise<VerifiedPayment> {
+  assertCan(actor, "read");
+  let row = await db.payment.findFirst({ where: { reference, organizationId: actor.organizationId } });
+  if (!row) throw notFound("Payment");
+  if (row.status === "pending" && row.provider !== "sandbox") {
+    const { settleFromProvider } = await import("./remote");
+    row = await settleFromProvider(row);
+  }
+  const coverage =
+    row.status === "success"
+      ? await db.coverage.findUnique({ where: { policyId_customerEmail: { policyId: row.policyId, customerEmail: row.email } } })
+      : null;
+  return { ...toPayment(row), coverage: coverage ? toCoverage(coverage) : null };
+}

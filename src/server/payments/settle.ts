@@ -1,0 +1,70 @@
+// Settling a payment is ONE transaction: the payment's new status, its ledger
+// entries (amount credited, platform fee debited), the customer's coverage
+// created or extended, and the events of all of it. Concurrent attempts on one
+// reference serialize on the payment row; only the first settles it.
+import crypto from "node:crypto";
+import type { Coverage as CoverageRow, Payment as PaymentRow, PolicyDuration } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { toCoverage } from "@/server/coverages/service";
+import { db } from "@/server/db/client";
+import { env } from "@/server/env";
+import { AppError, notFound } from "@/server/errors";
+import { recordEvent } from "@/server/events/record";
+import { platformFee } from "@/server/ledger/fees";
+import { toPayment } from "./service";
+
+const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
+const newId = () => crypto.randomBytes(15).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0");
+
+export interface Settlement {
+  payment: PaymentRow;
+  coverage: CoverageRow | null;
+}
+
+export async function settlePayment(reference: string, outcome: "success" | "failed", now = new Date()): Promise<Settlement> {
+  return db.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ id: string; status: string }[]>`
+      SELECT id, status::text AS status FROM payment WHERE reference = ${reference} FOR UPDATE`;
+    if (!locked) throw notFound("Payment");
+    if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
+
+    if (outcome === "failed") {
+      const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed" } });
+      return { payment, coverage: null };
+    }
+
+    const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "success", paidAt: now } });
+    const policy = await tx.policy.findUniqueOrThrow({ where: { id: payment.policyId } });
+    const fee = platformFee(payment.amountMinor, env.PLATFORM_FEE_BPS);
+    const common = { organizationId: payment.organizationId, currency: payment.currency, reference, policyId: policy.id };
+    await tx.ledgerTransaction.createMany({
+      data: [
+        { ...common, type: "payment", amountMinor: payment.amountMinor, description: `Payment for ${policy.name} by ${payment.email}` },
+        ...(fee > 0n ? [{ ...common, type: "fee" as const, amountMinor: -fee, description: `Platform fee (${env.PLATFORM_FEE_BPS / 100}%)` }] : []),
+      ],
+    });
+
+    // Created by the first payment of (policy, email), extended from the later
+    // of now and its current end by every next one — atomically, even when two
+    // payments of the same customer settle at once.
+    const interval = INTERVAL[policy.duration];
+    const [coverage] = await tx.$queryRaw<CoverageRow[]>`
+      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "startsAt", "endsAt", "renewalCount", "createdAt", "updatedAt")
+      VALUES (${newId()}, ${payment.organizationId}, ${policy.id}, ${payment.email}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${now}, ${now})
+      ON CONFLICT ("policyId", "customerEmail") DO UPDATE SET
+        "endsAt" = GREATEST(coverage."endsAt", EXCLUDED."startsAt") + ${interval}::interval,
+        "renewalCount" = coverage."renewalCount" + 1,
+        "updatedAt" = EXCLUDED."updatedAt"
+      RETURNING *`;
+    if (!coverage) throw new Error("coverage upsert returned nothing");
+
+    const paymentData = toPayment(payment);
+    await recordEvent(tx, payment.organizationId, "payment.completed", paymentData);
+    await recordEvent(tx, payment.organizationId, coverage.renewalCount === 0 ? "policy.purchased" : "policy.renewed", {
+      coverage: toCoverage(coverage, now),
+      policy: { id: policy.id, name: policy.name, duration: policy.duration },
+      payment: { reference, amount: formatMinor(payment.amountMinor), currency: payment.currency },
+    });
+    return { payment, coverage };
+  });
+}

@@ -1,0 +1,33 @@
+// The checkout's own small endpoint: no API key (the reference is the
+// capability), the same problem+json errors as the REST API.
+import crypto from "node:crypto";
+import { AppError } from "@/server/errors";
+import { logger } from "@/server/logger";
+import { payWithCard } from "@/server/payments/checkout";
+import { CheckoutInput } from "@/server/payments/schemas";
+import { fieldErrors, problemResponse } from "./problem";
+
+export async function handleCheckout(request: Request, reference: string): Promise<Response> {
+  const requestId = `req_${crypto.randomBytes(12).toString("base64url")}`;
+  const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
+  try {
+    let body: unknown;
+    try {
+      body = JSON.parse(await request.text());
+    } catch {
+      throw new AppError("malformed_json", "The body is not valid JSON");
+    }
+    const parsed = CheckoutInput.safeParse(body);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error);
+      throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    }
+    const result = await payWithCard(reference, parsed.data);
+    headers.set("Content-Type", "application/json; charset=utf-8");
+    return new Response(JSON.stringify(result), { status: 200, headers });
+  } catch (err) {
+    if (err instanceof AppError) return problemResponse(err, requestId, headers);
+    logger.error({ err, requestId, reference }, "checkout failed");
+    return problemResponse(new AppError("internal_error", `Something went wrong. Quote ${requestId}.`), requestId, headers);
+  }
+}
