@@ -49,7 +49,10 @@ const schema = z.object({
     .transform((v) => (v ? v : undefined)),
   MAIL_FROM: z.string().default("Coverdesk <no-reply@coverdesk.local>"),
   PLATFORM_FEE_BPS: int(150, 0, 10000),
-  PAYSTACK_SECRET_KEY: z.string().optional().transform((v) => (v ? v : undefined)),
+  PAYSTACK_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   PAYSTACK_BASE_URL: z.url().default("https://api.paystack.co"),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -6,7 +6,14 @@ import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { findPolicy } from "@/server/policies/service";
-import { CLAIM_MOVES, type Claim, type ClaimHistoryEntry, type CreateClaimInput, type ListClaimsQuery, type UpdateClaimStatusInput } from "./schemas";
+import {
+  CLAIM_MOVES,
+  type Claim,
+  type ClaimHistoryEntry,
+  type CreateClaimInput,
+  type ListClaimsQuery,
+  type UpdateClaimStatusInput,
+} from "./schemas";
 
 export const toClaim = (row: ClaimRow): Claim => ({
   id: row.id,
@@ -29,7 +36,9 @@ export async function submitClaim(actor: Actor, input: CreateClaimInput): Promis
   const policy = await findPolicy(actor, input.policyId);
   return db.$transaction(async (tx) => {
     const coverage = input.email
-      ? await tx.coverage.findFirst({ where: { organizationId: actor.organizationId, policyId: policy.id, customerEmail: input.email } })
+      ? await tx.coverage.findFirst({
+          where: { organizationId: actor.organizationId, policyId: policy.id, customerEmail: input.email },
+        })
       : null;
     const row = await tx.claim.create({
       data: {
@@ -77,9 +86,15 @@ export async function getClaim(actor: Actor, id: string): Promise<Claim> {
 export async function getClaimWithHistory(actor: Actor, id: string): Promise<Claim & { history: ClaimHistoryEntry[] }> {
   assertCan(actor, "read");
   const row = await findClaim(actor, id);
-  const steps = await db.claimStatusChange.findMany({ where: { claimId: row.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 100 });
+  const steps = await db.claimStatusChange.findMany({
+    where: { claimId: row.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: 100,
+  });
   const userIds = [...new Set(steps.map((s) => s.actorUserId).filter((v): v is string => !!v))];
-  const users = userIds.length ? await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } }) : [];
+  const users = userIds.length
+    ? await db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } })
+    : [];
   const names = new Map(users.map((u) => [u.id, u.name]));
   return {
     ...toClaim(row),
@@ -99,7 +114,9 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
   assertCan(actor, "manage");
   const found = await findClaim(actor, id);
   return db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ status: ClaimRow["status"] }[]>`SELECT status::text AS status FROM claim WHERE id = ${found.id} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<
+      { status: ClaimRow["status"] }[]
+    >`SELECT status::text AS status FROM claim WHERE id = ${found.id} FOR UPDATE`;
     const from = row!.status;
     if (!CLAIM_MOVES[from].includes(input.status)) {
       const allowed = CLAIM_MOVES[from];
@@ -112,7 +129,15 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
       where: { id: found.id },
       data: {
         status: input.status,
-        history: { create: { organizationId: actor.organizationId, fromStatus: from, toStatus: input.status, note: input.note || null, ...who(actor) } },
+        history: {
+          create: {
+            organizationId: actor.organizationId,
+            fromStatus: from,
+            toStatus: input.status,
+            note: input.note || null,
+            ...who(actor),
+          },
+        },
       },
     });
     return toClaim(updated);

@@ -3,7 +3,9 @@
 import { formatMinor } from "@/lib/money";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
+import { checkoutUrl } from "./provider";
 import type { CheckoutInput } from "./schemas";
+import { newReference } from "./service";
 import { settlePayment } from "./settle";
 
 export const SANDBOX_CARDS = { success: "4242424242424242", declined: "4000000000000002" } as const;
@@ -24,7 +26,10 @@ export interface CheckoutView {
 export async function getCheckout(reference: string): Promise<CheckoutView | null> {
   const row = await db.payment.findUnique({
     where: { reference },
-    include: { organization: { select: { name: true } }, policy: { select: { id: true, name: true, duration: true, type: true } } },
+    include: {
+      organization: { select: { name: true } },
+      policy: { select: { id: true, name: true, duration: true, type: true } },
+    },
   });
   if (!row) return null;
   return {
@@ -50,10 +55,43 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
     throw new AppError("card_declined", "The card was declined. Start a new payment to try again.");
   }
   if (card.cardNumber !== SANDBOX_CARDS.success) {
-    throw new AppError("validation_failed", "cardNumber: this sandbox accepts 4242 4242 4242 4242 (and declines 4000 0000 0000 0002)", {
-      errors: [{ path: "cardNumber", message: "use the sandbox card 4242 4242 4242 4242" }],
-    });
+    throw new AppError(
+      "validation_failed",
+      "cardNumber: this sandbox accepts 4242 4242 4242 4242 (and declines 4000 0000 0000 0002)",
+      {
+        errors: [{ path: "cardNumber", message: "use the sandbox card 4242 4242 4242 4242" }],
+      },
+    );
   }
   await settlePayment(reference, "success");
   return { reference, status: "success" };
+}
+
+/**
+ * After a declined card, the customer may try again: a new pending payment for
+ * the same policy, customer and amount (the failed one stays failed).
+ */
+export async function retryPayment(reference: string): Promise<{ reference: string }> {
+  const failed = await db.payment.findUnique({ where: { reference }, include: { policy: true } });
+  if (!failed) throw notFound("Payment");
+  if (failed.status !== "failed")
+    throw new AppError("invalid_state", `Only a failed payment can be retried; this one is ${failed.status}`);
+  if (!failed.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
+  if (failed.policy.priceMinor !== failed.amountMinor)
+    throw new AppError("invalid_state", "The price has changed; ask the business for a new link");
+  const next = await db.payment.create({
+    data: {
+      organizationId: failed.organizationId,
+      policyId: failed.policyId,
+      reference: newReference(),
+      email: failed.email,
+      amountMinor: failed.amountMinor,
+      currency: failed.currency,
+      provider: "sandbox",
+      callbackUrl: failed.callbackUrl,
+    },
+  });
+  const authorizationUrl = checkoutUrl(next.reference);
+  await db.payment.update({ where: { id: next.id }, data: { authorizationUrl } });
+  return { reference: next.reference };
 }

@@ -43,7 +43,11 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
       headers: { Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
       signal: AbortSignal.timeout(15_000),
     });
-    const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: Record<string, unknown> } | null;
+    const body = (await res.json().catch(() => null)) as {
+      status?: boolean;
+      message?: string;
+      data?: Record<string, unknown>;
+    } | null;
     if (!res.ok || !body?.status) {
       throw new AppError("provider_error", `The payment provider refused the request: ${body?.message ?? res.status}`);
     }
@@ -62,12 +66,14 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
           ...(p.callbackUrl ? { callback_url: p.callbackUrl } : {}),
         }),
       });
-      if (typeof data.authorization_url !== "string") throw new AppError("provider_error", "The payment provider gave no checkout URL");
+      if (typeof data.authorization_url !== "string")
+        throw new AppError("provider_error", "The payment provider gave no checkout URL");
       return { authorizationUrl: data.authorization_url };
     },
     async verify(reference) {
       const data = await call(`/transaction/verify/${encodeURIComponent(reference)}`);
-      const status = data.status === "success" ? "success" : data.status === "failed" || data.status === "abandoned" ? "failed" : "pending";
+      const status =
+        data.status === "success" ? "success" : data.status === "failed" || data.status === "abandoned" ? "failed" : "pending";
       return { status, amountMinor: data.amount === undefined ? undefined : BigInt(String(data.amount)) };
     },
   };

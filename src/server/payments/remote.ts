@@ -12,7 +12,10 @@ export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
   if (result.status === "pending") return row;
   if (result.status === "success" && result.amountMinor !== undefined && result.amountMinor !== row.amountMinor) {
     // Never credit an amount other than the one asked for.
-    logger.error({ reference: row.reference, expected: String(row.amountMinor), got: String(result.amountMinor) }, "provider amount differs");
+    logger.error(
+      { reference: row.reference, expected: String(row.amountMinor), got: String(result.amountMinor) },
+      "provider amount differs",
+    );
     return row;
   }
   try {

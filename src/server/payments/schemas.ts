@@ -63,7 +63,12 @@ export const CheckoutInput = z
       .number("must be a year")
       .int()
       .transform((y) => (y < 100 ? 2000 + y : y))
-      .pipe(z.number().min(currentYear(), "the card has expired").max(currentYear() + 20, "is too far ahead")),
+      .pipe(
+        z
+          .number()
+          .min(currentYear(), "the card has expired")
+          .max(currentYear() + 20, "is too far ahead"),
+      ),
     cvc: z.string("must be a string").regex(/^\d{3,4}$/, "must be 3 or 4 digits"),
   })
   .refine(

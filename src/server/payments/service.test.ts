@@ -8,7 +8,8 @@ import { payWithCard, SANDBOX_CARDS } from "./checkout";
 import { CheckoutInput, InitializePaymentInput } from "./schemas";
 import { initializePayment, listPayments, verifyPayment } from "./service";
 
-const card = (cardNumber: string) => CheckoutInput.parse({ cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
+const card = (cardNumber: string) =>
+  CheckoutInput.parse({ cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
 
 async function codeOf(p: Promise<unknown>) {
   const err = await p.then(
@@ -31,7 +32,14 @@ describe("payments", () => {
   it("initializes a pending payment with a hosted checkout URL", async () => {
     const { pay, policy } = await shop();
     const p = await pay("Ada@Example.test");
-    expect(p).toMatchObject({ status: "pending", amount: "150.00", currency: "NGN", policyId: policy.id, email: "ada@example.test", paidAt: null });
+    expect(p).toMatchObject({
+      status: "pending",
+      amount: "150.00",
+      currency: "NGN",
+      policyId: policy.id,
+      email: "ada@example.test",
+      paidAt: null,
+    });
     expect(p.reference).toMatch(/^cdp_[A-Za-z0-9_-]{24}$/);
     expect(p.authorizationUrl).toMatch(new RegExp(`/pay/${p.reference}$`));
   });
@@ -49,7 +57,10 @@ describe("payments", () => {
     const p = await pay();
     await payWithCard(p.reference, card(SANDBOX_CARDS.success));
     const verified = await verifyPayment(actor, p.reference);
-    expect(verified).toMatchObject({ status: "success", coverage: { policyId: policy.id, customerEmail: "ada@example.test", status: "active", renewalCount: 0 } });
+    expect(verified).toMatchObject({
+      status: "success",
+      coverage: { policyId: policy.id, customerEmail: "ada@example.test", status: "active", renewalCount: 0 },
+    });
     const ledger = await db.ledgerTransaction.findMany({ where: { organizationId: org.id }, orderBy: { type: "asc" } });
     expect(ledger.map((l) => [l.type, l.amountMinor])).toEqual([
       ["payment", 100000n],
@@ -89,7 +100,9 @@ describe("payments", () => {
   it("20 concurrent checkouts of one reference settle it exactly once", async () => {
     const { pay, org } = await shop("99.99");
     const p = await pay();
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => payWithCard(p.reference, card(SANDBOX_CARDS.success))));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => payWithCard(p.reference, card(SANDBOX_CARDS.success))),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect((r.reason as AppError).code).toBe("payment_not_pending");
     expect(await db.ledgerTransaction.count({ where: { organizationId: org.id, type: "payment" } })).toBe(1);

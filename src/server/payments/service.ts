@@ -23,7 +23,7 @@ export const toPayment = (row: PaymentRow): Payment => ({
 });
 
 /** Unguessable and URL-safe: the reference is the capability to pay. */
-const newReference = () => `cdp_${crypto.randomBytes(18).toString("base64url")}`;
+export const newReference = () => `cdp_${crypto.randomBytes(18).toString("base64url")}`;
 
 export async function initializePayment(actor: Actor, input: InitializePaymentInput): Promise<Payment> {
   assertCan(actor, "manage");

@@ -14,7 +14,12 @@ import { platformFee } from "@/server/ledger/fees";
 import { toPayment } from "./service";
 
 const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
-const newId = () => crypto.randomBytes(15).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "0");
+const newId = () =>
+  crypto
+    .randomBytes(15)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "0");
 
 export interface Settlement {
   payment: PaymentRow;
@@ -39,8 +44,15 @@ export async function settlePayment(reference: string, outcome: "success" | "fai
     const common = { organizationId: payment.organizationId, currency: payment.currency, reference, policyId: policy.id };
     await tx.ledgerTransaction.createMany({
       data: [
-        { ...common, type: "payment", amountMinor: payment.amountMinor, description: `Payment for ${policy.name} by ${payment.email}` },
-        ...(fee > 0n ? [{ ...common, type: "fee" as const, amountMinor: -fee, description: `Platform fee (${env.PLATFORM_FEE_BPS / 100}%)` }] : []),
+        {
+          ...common,
+          type: "payment",
+          amountMinor: payment.amountMinor,
+          description: `Payment for ${policy.name} by ${payment.email}`,
+        },
+        ...(fee > 0n
+          ? [{ ...common, type: "fee" as const, amountMinor: -fee, description: `Platform fee (${env.PLATFORM_FEE_BPS / 100}%)` }]
+          : []),
       ],
     });
 

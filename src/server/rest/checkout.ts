@@ -3,13 +3,28 @@
 import crypto from "node:crypto";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { payWithCard } from "@/server/payments/checkout";
+import { payWithCard, retryPayment } from "@/server/payments/checkout";
 import { CheckoutInput } from "@/server/payments/schemas";
 import { fieldErrors, problemResponse } from "./problem";
 
-export async function handleCheckout(request: Request, reference: string): Promise<Response> {
+function start() {
   const requestId = `req_${crypto.randomBytes(12).toString("base64url")}`;
-  const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
+  return { requestId, headers: new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" }) };
+}
+
+function json(body: unknown, headers: Headers) {
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), { status: 200, headers });
+}
+
+function failure(err: unknown, requestId: string, headers: Headers, reference: string) {
+  if (err instanceof AppError) return problemResponse(err, requestId, headers);
+  logger.error({ err, requestId, reference }, "checkout failed");
+  return problemResponse(new AppError("internal_error", `Something went wrong. Quote ${requestId}.`), requestId, headers);
+}
+
+export async function handleCheckout(request: Request, reference: string): Promise<Response> {
+  const { requestId, headers } = start();
   try {
     let body: unknown;
     try {
@@ -22,12 +37,17 @@ export async function handleCheckout(request: Request, reference: string): Promi
       const errors = fieldErrors(parsed.error);
       throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
     }
-    const result = await payWithCard(reference, parsed.data);
-    headers.set("Content-Type", "application/json; charset=utf-8");
-    return new Response(JSON.stringify(result), { status: 200, headers });
+    return json(await payWithCard(reference, parsed.data), headers);
   } catch (err) {
-    if (err instanceof AppError) return problemResponse(err, requestId, headers);
-    logger.error({ err, requestId, reference }, "checkout failed");
-    return problemResponse(new AppError("internal_error", `Something went wrong. Quote ${requestId}.`), requestId, headers);
+    return failure(err, requestId, headers, reference);
+  }
+}
+
+export async function handleCheckoutRetry(reference: string): Promise<Response> {
+  const { requestId, headers } = start();
+  try {
+    return json(await retryPayment(reference), headers);
+  } catch (err) {
+    return failure(err, requestId, headers, reference);
   }
 }

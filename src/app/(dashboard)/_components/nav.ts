@@ -1,4 +1,4 @@
-import { FileText, Home, KeyRound, Settings, Users, type LucideIcon } from "lucide-react";
+import { ClipboardList, CreditCard, FileText, Home, KeyRound, Settings, ShieldCheck, Users, type LucideIcon } from "lucide-react";
 
 export type Role = "OWNER" | "ADMIN" | "MEMBER";
 
@@ -13,6 +13,9 @@ export interface NavItem {
 export const NAV: NavItem[] = [
   { href: "/", label: "Home", icon: Home },
   { href: "/policies", label: "Policies", icon: FileText },
+  { href: "/payments", label: "Payments", icon: CreditCard },
+  { href: "/policyholders", label: "Policyholders", icon: ShieldCheck },
+  { href: "/claims", label: "Claims", icon: ClipboardList },
   { href: "/team", label: "Team", icon: Users, roles: ["OWNER", "ADMIN"] },
   { href: "/api-keys", label: "API keys", icon: KeyRound, roles: ["OWNER", "ADMIN"] },
   { href: "/settings", label: "Settings", icon: Settings, roles: ["OWNER", "ADMIN"] },

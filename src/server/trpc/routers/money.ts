@@ -25,4 +25,3 @@ export const claimsRouter = router({
     .input(IdParam.extend({ data: UpdateClaimStatusInput }))
     .mutation(({ ctx, input }) => updateClaimStatus(ctx.actor, input.id, input.data)),
 });
-

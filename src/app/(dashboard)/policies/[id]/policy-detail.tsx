@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Pencil, Trash2 } from "lucide-react";
+import { ArrowLeft, Link2, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -12,6 +12,7 @@ import { displayMoney } from "@/lib/money";
 import { formatDateTime } from "@/lib/format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "../_components/labels";
+import { PaymentLinkDialog } from "./payment-link-dialog";
 import { PolicyAnalyticsPanel } from "./policy-analytics";
 
 export function PolicyDetail({ id }: { id: string }) {
@@ -19,6 +20,7 @@ export function PolicyDetail({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const policy = useQuery(trpc.policies.get.queryOptions({ id }));
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [linking, setLinking] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.policies.pathKey() });
   const setStatus = useMutation(
     trpc.policies.setStatus.mutationOptions({
@@ -80,6 +82,11 @@ export function PolicyDetail({ id }: { id: string }) {
         description={`${TYPE_LABELS[p.type]} · ${DURATION_LABELS[p.duration]} · ${displayMoney(p.price, p.currency)}`}
         actions={
           <>
+            {p.isActive && (
+              <Button onClick={() => setLinking(true)}>
+                <Link2 className="h-4 w-4" aria-hidden /> New payment link
+              </Button>
+            )}
             <Button variant="secondary" asChild>
               <Link href={`/policies/${p.id}/edit`}>
                 <Pencil className="h-4 w-4" aria-hidden /> Edit
@@ -132,6 +139,7 @@ export function PolicyDetail({ id }: { id: string }) {
         <PolicyAnalyticsPanel id={p.id} />
       </div>
 
+      <PaymentLinkDialog policy={p} open={linking} onOpenChange={setLinking} />
       <ConfirmDialog
         open={confirmDelete}
         onOpenChange={setConfirmDelete}

@@ -1,0 +1,165 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { CheckCircle2, XCircle } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+
+const Card = z.object({
+  cardNumber: z
+    .string()
+    .transform((v) => v.replace(/[\s-]/g, ""))
+    .pipe(z.string().regex(/^\d{12,19}$/, "Enter the card number")),
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Use MM/YY"),
+  cvc: z.string().regex(/^\d{3,4}$/, "3 or 4 digits"),
+});
+type CardValues = z.input<typeof Card>;
+
+type Status = "pending" | "success" | "failed";
+
+async function post(url: string, body?: unknown) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+  return { ok: res.ok, status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+export function CheckoutForm({
+  reference,
+  initialStatus,
+  businessName,
+  callbackUrl,
+}: {
+  reference: string;
+  initialStatus: Status;
+  businessName: string;
+  callbackUrl: string | null;
+}) {
+  const router = useRouter();
+  const [status, setStatus] = useState<Status>(initialStatus);
+  const [error, setError] = useState<string | null>(null);
+  const [retrying, setRetrying] = useState(false);
+  const form = useForm<CardValues>({ resolver: zodResolver(Card), defaultValues: { cardNumber: "", expiry: "", cvc: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const returnUrl = callbackUrl
+    ? `${callbackUrl}${callbackUrl.includes("?") ? "&" : "?"}reference=${encodeURIComponent(reference)}`
+    : null;
+
+  const submit = form.handleSubmit(async (values) => {
+    setError(null);
+    const parsed = Card.parse(values);
+    const [month, year] = parsed.expiry.split("/").map((s) => Number(s.trim()));
+    const res = await post(`/api/checkout/${reference}`, {
+      cardNumber: parsed.cardNumber,
+      expMonth: month,
+      expYear: year,
+      cvc: parsed.cvc,
+    });
+    if (res.ok) {
+      setStatus("success");
+      if (returnUrl) setTimeout(() => window.location.assign(returnUrl), 1500);
+      return;
+    }
+    const code = res.body.code as string | undefined;
+    if (code === "card_declined") return setStatus("failed");
+    if (code === "payment_not_pending") return router.refresh();
+    const fieldErrors = (res.body.errors as { path: string; message: string }[] | undefined) ?? [];
+    const cardError = fieldErrors.find((e) => e.path === "cardNumber");
+    if (cardError) form.setError("cardNumber", { message: cardError.message });
+    else if (fieldErrors.some((e) => e.path.startsWith("exp"))) form.setError("expiry", { message: "The card has expired" });
+    else setError((res.body.detail as string | undefined) ?? "The payment could not be made. Try again.");
+  });
+
+  const retry = async () => {
+    setRetrying(true);
+    const res = await post(`/api/checkout/${reference}/retry`);
+    setRetrying(false);
+    if (res.ok) router.push(`/pay/${res.body.reference as string}`);
+    else setError((res.body.detail as string | undefined) ?? "Could not start a new payment.");
+  };
+
+  if (status === "success") {
+    return (
+      <div className="text-center" role="status">
+        <CheckCircle2 className="mx-auto h-10 w-10 text-emerald-600" aria-hidden />
+        <h2 className="mt-2 text-lg font-semibold">Payment successful</h2>
+        <p className="mt-1 text-sm text-slate-600">You are covered. {businessName} will send you the details.</p>
+        {returnUrl && (
+          <a href={returnUrl} className="mt-4 inline-block text-sm font-medium text-brand-600 hover:underline">
+            Return to {businessName}
+          </a>
+        )}
+      </div>
+    );
+  }
+
+  if (status === "failed") {
+    return (
+      <div className="text-center" role="alert">
+        <XCircle className="mx-auto h-10 w-10 text-red-600" aria-hidden />
+        <h2 className="mt-2 text-lg font-semibold">Payment declined</h2>
+        <p className="mt-1 text-sm text-slate-600">Your card was declined and you were not charged.</p>
+        {error && <p className="mt-2 text-sm text-red-700">{error}</p>}
+        <Button className="mt-4 w-full" loading={retrying} onClick={retry}>
+          Try again with another card
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <Field
+        id="card-number"
+        label="Card number"
+        hint="Sandbox: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined."
+        error={errors.cardNumber?.message}
+      >
+        <Input
+          id="card-number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="1234 1234 1234 1234"
+          aria-invalid={!!errors.cardNumber}
+          {...form.register("cardNumber")}
+        />
+      </Field>
+      <div className="grid grid-cols-2 gap-4">
+        <Field id="card-expiry" label="Expiry" error={errors.expiry?.message}>
+          <Input
+            id="card-expiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM/YY"
+            aria-invalid={!!errors.expiry}
+            {...form.register("expiry")}
+          />
+        </Field>
+        <Field id="card-cvc" label="CVC" error={errors.cvc?.message}>
+          <Input
+            id="card-cvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            aria-invalid={!!errors.cvc}
+            {...form.register("cvc")}
+          />
+        </Field>
+      </div>
+      <Button type="submit" className="w-full" loading={isSubmitting}>
+        Pay now
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { Logo } from "@/components/logo";
+import { displayMoney } from "@/lib/money";
+import { getCheckout } from "@/server/payments/checkout";
+import { CheckoutForm } from "./checkout-form";
+
+export const metadata: Metadata = { title: "Checkout", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+export default async function PayPage({ params }: { params: Promise<{ reference: string }> }) {
+  const { reference } = await params;
+  const checkout = await getCheckout(reference);
+  if (!checkout) {
+    return (
+      <Frame>
+        <h1 className="text-xl font-semibold">Payment not found</h1>
+        <p className="mt-2 text-sm text-slate-600">This payment link is not valid. Ask the business for a new one.</p>
+      </Frame>
+    );
+  }
+  return (
+    <Frame>
+      <p className="text-sm text-slate-500">{checkout.business.name}</p>
+      <h1 className="mt-1 text-xl font-semibold">{checkout.policy.name}</h1>
+      <p className="mt-1 text-sm capitalize text-slate-600">
+        {checkout.policy.type} insurance · {checkout.policy.duration}
+      </p>
+      <div className="mt-4 flex items-baseline justify-between border-y border-slate-200 py-4">
+        <span className="text-sm text-slate-600">Total</span>
+        <span className="text-2xl font-semibold tabular-nums" data-testid="checkout-amount">
+          {displayMoney(checkout.amount, checkout.currency)}
+        </span>
+      </div>
+      <p className="mt-3 text-xs text-slate-500">Cover for {checkout.email}</p>
+      <div className="mt-6">
+        <CheckoutForm
+          reference={checkout.reference}
+          initialStatus={checkout.status}
+          businessName={checkout.business.name}
+          callbackUrl={checkout.callbackUrl}
+        />
+      </div>
+    </Frame>
+  );
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-10">
+      <Logo />
+      <div className="mt-8 w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
+      <p className="mt-6 text-xs text-slate-500">Secure checkout by Coverdesk · sandbox</p>
+    </main>
+  );
+}
