@@ -205,3 +205,58 @@ export async function teamSnapshot(client: APIRequestContext, organizationId: st
     invitations: await listAll(client, `organizations/${organizationId}/invitations`),
   };
 }
+
+// ---------- Money in: policies for sale, the hosted checkout, payments ----------
+
+/** The sandbox's test cards. */
+export const CARDS = { success: "4242424242424242", declined: "4000000000000002", other: "5555555555554444" } as const;
+
+/** A card body for the checkout: expiry next year. */
+export const cardBody = (cardNumber: string, overrides: Record<string, unknown> = {}) => ({
+  cardNumber,
+  expMonth: 12,
+  expYear: new Date().getUTCFullYear() + 1,
+  cvc: "123",
+  ...overrides,
+});
+
+/** Creates a policy on sale over REST; answers the policy. */
+export async function createPolicyFor(
+  client: APIRequestContext,
+  overrides: { name?: string; type?: string; duration?: "monthly" | "quarterly" | "yearly"; price?: string } = {},
+) {
+  return ok(
+    await client.post("business/policies", {
+      data: { name: `Cover ${unique()}`, type: "property", duration: "yearly", price: "150.00", ...overrides },
+    }),
+    201,
+  );
+}
+
+/** The hosted checkout's endpoint: no API key, rooted at the origin (not /api/v1). */
+export const checkoutClient = () => playwrightRequest.newContext({ baseURL: `${BASE_URL}/` });
+
+/** Pays (or tries to) a reference on the hosted checkout's endpoint. */
+export async function payReference(reference: string, cardNumber: string = CARDS.success) {
+  const client = await checkoutClient();
+  const res = await client.post(`api/checkout/${reference}`, { data: cardBody(cardNumber) });
+  const out = { status: res.status(), body: await res.json().catch(() => null) };
+  await client.dispose();
+  return out;
+}
+
+/** Initializes a payment for the policy's price; answers the payment. */
+export async function initializeFor(client: APIRequestContext, policy: { id: string; price: string }, email: string) {
+  return ok(
+    await client.post("payments/initialize", { data: { amount: Number(policy.price), policyId: policy.id, email } }),
+    201,
+  );
+}
+
+/** A payment for the policy, paid with the success card: the verified payment (with its coverage). */
+export async function buyPolicy(client: APIRequestContext, policy: { id: string; price: string }, email: string) {
+  const payment = await initializeFor(client, policy, email);
+  const paid = await payReference(payment.reference);
+  if (paid.status !== 200) throw new Error(`checkout failed: ${paid.status} ${JSON.stringify(paid.body)}`);
+  return ok(await client.get(`payments/verify/${payment.reference}`));
+}

@@ -55,6 +55,21 @@ const schema = z.object({
     .transform((v) => (v ? v : undefined)),
   PAYSTACK_BASE_URL: z.url().default("https://api.paystack.co"),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+      const list = v.split(",").map((s) => Number(s.trim()));
+      if (list.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: "custom", message: "must be comma-separated seconds, e.g. 1,2,5" });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000),
+  WEBHOOK_WORKER: bool(true),
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
 });
 

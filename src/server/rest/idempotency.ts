@@ -3,32 +3,15 @@
 // 422, a second request while the first runs is a 409.
 import crypto from "node:crypto";
 import { db } from "@/server/db/client";
-import { authSecret } from "@/server/env";
 import { AppError, isUniqueViolation } from "@/server/errors";
+import { seal, unseal } from "@/server/seal";
 
 const TTL_MS = 24 * 60 * 60 * 1000;
 
 export type Claim = { kind: "new" } | { kind: "replay"; status: number; body: string };
 
-// Stored responses can hold secrets shown once (a new API key), so they are
-// kept encrypted (AES-256-GCM, key derived from the app secret), never in clear.
-let sealingKey: Buffer | undefined;
-const keyOf = () =>
-  (sealingKey ??= Buffer.from(crypto.hkdfSync("sha256", authSecret(), "coverdesk", "idempotency-response", 32)));
-
-function seal(plain: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv("aes-256-gcm", keyOf(), iv);
-  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
-}
-
-function unseal(stored: string): string {
-  const raw = Buffer.from(stored.slice(3), "base64");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", keyOf(), raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-}
+// Stored responses can hold secrets shown once (a new API key): keep them sealed.
+const PURPOSE = "idempotency-response";
 
 export const requestHash = (method: string, path: string, rawBody: string) =>
   crypto.createHash("sha256").update(`${method} ${path}\n${rawBody}`).digest("hex");
@@ -55,7 +38,7 @@ export async function claimIdempotencyKey(organizationId: string, key: string, h
     if (existing.state !== "completed" || existing.responseStatus === null) {
       throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still being processed");
     }
-    return { kind: "replay", status: existing.responseStatus, body: existing.responseBody ? unseal(existing.responseBody) : "" };
+    return { kind: "replay", status: existing.responseStatus, body: existing.responseBody ? unseal(PURPOSE, existing.responseBody) : "" };
   }
   throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still being processed");
 }
@@ -63,7 +46,7 @@ export async function claimIdempotencyKey(organizationId: string, key: string, h
 export async function completeIdempotencyKey(organizationId: string, key: string, status: number, body: string) {
   await db.idempotencyKey.update({
     where: { organizationId_key: { organizationId, key } },
-    data: { state: "completed", responseStatus: status, responseBody: body ? seal(body) : null },
+    data: { state: "completed", responseStatus: status, responseBody: body ? seal(PURPOSE, body) : null },
   });
 }
 

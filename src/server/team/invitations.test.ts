@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/server/actor";
 import { createApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
@@ -40,7 +40,8 @@ const newEmail = () => `invitee-${unique()}@example.test`;
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
 /** Invites through the same input schema the adapters use. */
-const invite = (actor: Actor, email: string, role: string = "MEMBER") => inviteMember(actor, InviteMemberInput.parse({ email, role }));
+const invite = (actor: Actor, email: string, role: string = "MEMBER") =>
+  inviteMember(actor, InviteMemberInput.parse({ email, role }));
 
 const rowOf = (id: string) => db.invitation.findUniqueOrThrow({ where: { id } });
 const invitationsOf = (organizationId: string) => db.invitation.findMany({ where: { organizationId }, orderBy: { id: "asc" } });
@@ -58,10 +59,13 @@ interface Mail {
   body: string;
 }
 
-/** Every message in the outbox addressed to `to`. */
+// Files are named by their ISO time; the shared outbox keeps earlier runs' mail, so skip it.
+const SINCE = new Date(Date.now() - 60_000).toISOString().replace(/[:.]/g, "-");
+
+/** Every message in the outbox addressed to `to` (written during this run). */
 async function mailTo(to: string): Promise<Mail[]> {
   const dir = mailDir();
-  const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".eml"));
+  const files = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith(".eml") && f >= SINCE);
   const out: Mail[] = [];
   for (const f of files) {
     const raw = await fs.readFile(path.join(dir, f), "utf8").catch(() => "");
@@ -290,7 +294,9 @@ describe("acceptInvitation", () => {
     const before = Date.now();
     await expect(acceptInvitation({ id: user.id, email: user.email }, token)).resolves.toEqual({ organizationId: org.id });
 
-    const member = await db.member.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: org.id, userId: user.id } } });
+    const member = await db.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: org.id, userId: user.id } },
+    });
     expect(member.role).toBe("MEMBER");
     expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).activeOrganizationId).toBe(org.id);
     const row = await rowOf(invitation.id);
@@ -304,6 +310,17 @@ describe("acceptInvitation", () => {
     expect(err.message).toMatch(/accepted/);
     expect(await membersOf(org.id)).toEqual(members);
     expect(await rowOf(invitation.id)).toEqual(row);
+  });
+
+  it("a removed member can be invited again and rejoin", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const first = await inviteWithToken(actor);
+    const user = await userWithEmail(first.email);
+    await acceptInvitation(user, first.token);
+    await db.member.deleteMany({ where: { organizationId: org.id, userId: user.id } });
+    const again = await inviteWithToken(actor, first.email, "ADMIN");
+    await acceptInvitation(user, again.token);
+    expect((await db.member.findFirstOrThrow({ where: { organizationId: org.id, userId: user.id } })).role).toBe("ADMIN");
   });
 
   it("an ADMIN invitation gives the ADMIN role", async () => {
@@ -320,7 +337,10 @@ describe("acceptInvitation", () => {
     const { token } = await inviteWithToken(a.actor, b.user.email);
     await acceptInvitation(b.user, token);
     const memberships = await db.member.findMany({ where: { userId: b.user.id } });
-    expect(Object.fromEntries(memberships.map((m) => [m.organizationId, m.role]))).toEqual({ [a.org.id]: "MEMBER", [b.org.id]: "OWNER" });
+    expect(Object.fromEntries(memberships.map((m) => [m.organizationId, m.role]))).toEqual({
+      [a.org.id]: "MEMBER",
+      [b.org.id]: "OWNER",
+    });
     expect((await db.user.findUniqueOrThrow({ where: { id: b.user.id } })).activeOrganizationId).toBe(a.org.id);
   });
 
@@ -423,7 +443,13 @@ describe("resendInvitation", () => {
 
     const before = Date.now();
     const resent = await resendInvitation(actor, invitation.id);
-    expect(resent).toMatchObject({ id: invitation.id, email, role: "MEMBER", status: "pending", createdAt: invitation.createdAt });
+    expect(resent).toMatchObject({
+      id: invitation.id,
+      email,
+      role: "MEMBER",
+      status: "pending",
+      createdAt: invitation.createdAt,
+    });
     const expiresAt = new Date(resent.expiresAt).getTime();
     expect(expiresAt).toBeGreaterThanOrEqual(before + 7 * DAY - 1000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 7 * DAY + 1000);
@@ -447,18 +473,21 @@ describe("resendInvitation", () => {
     await expect(acceptInvitation(user, newToken)).resolves.toEqual({ organizationId: org.id });
   });
 
-  it.each(["accepted", "cancelled"] as const)("a %s invitation cannot be resent (invalid_state); no email, unchanged", async (state) => {
-    const { actor } = await ownerWithOrganization();
-    const { invitation, token, email } = await inviteWithToken(actor);
-    if (state === "accepted") await acceptInvitation(await userWithEmail(email), token);
-    else await cancelInvitation(actor, invitation.id);
-    const row = await rowOf(invitation.id);
+  it.each(["accepted", "cancelled"] as const)(
+    "a %s invitation cannot be resent (invalid_state); no email, unchanged",
+    async (state) => {
+      const { actor } = await ownerWithOrganization();
+      const { invitation, token, email } = await inviteWithToken(actor);
+      if (state === "accepted") await acceptInvitation(await userWithEmail(email), token);
+      else await cancelInvitation(actor, invitation.id);
+      const row = await rowOf(invitation.id);
 
-    const err = await expectAppError(resendInvitation(actor, invitation.id), "invalid_state");
-    expect(err.message).toContain(state);
-    expect(await rowOf(invitation.id)).toEqual(row);
-    expect(await mailTo(email)).toHaveLength(1);
-  });
+      const err = await expectAppError(resendInvitation(actor, invitation.id), "invalid_state");
+      expect(err.message).toContain(state);
+      expect(await rowOf(invitation.id)).toEqual(row);
+      expect(await mailTo(email)).toHaveLength(1);
+    },
+  );
 });
 
 describe("cancelInvitation", () => {
@@ -488,6 +517,58 @@ describe("cancelInvitation", () => {
     await acceptInvitation(await userWithEmail(email), token);
     await expectAppError(cancelInvitation(actor, invitation.id), "invalid_state");
     expect((await rowOf(invitation.id)).status).toBe("accepted");
+  });
+});
+
+describe("races with an accept (the invitee accepts between the admin's read and write)", () => {
+  /** Runs `during` right after the next db.invitation.findFirst resolves (the service's read). */
+  function afterNextRead(during: () => Promise<unknown>) {
+    const delegate = db.invitation;
+    const original = delegate.findFirst.bind(delegate);
+    const spy = vi.spyOn(delegate, "findFirst").mockImplementation((async (args: Parameters<typeof original>[0]) => {
+      spy.mockRestore();
+      const row = await original(args);
+      await during();
+      return row;
+    }) as unknown as typeof delegate.findFirst);
+    return spy;
+  }
+
+  // A cancel overlapping an accept must not overwrite the accepted row: the UPDATE itself
+  // requires the invitation to be pending, so the cancel answers invalid_state.
+  it("cancel: the accepted invitation stays accepted and the cancel is refused", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const { invitation, token, email } = await inviteWithToken(actor);
+    const user = await userWithEmail(email);
+    const spy = afterNextRead(() => acceptInvitation(user, token));
+    try {
+      const outcome = await cancelInvitation(actor, invitation.id).then(
+        (i) => i.status,
+        (e: AppError) => e.code,
+      );
+      expect(await db.member.findFirst({ where: { organizationId: org.id, userId: user.id } })).not.toBeNull();
+      expect((await rowOf(invitation.id)).status).toBe("accepted");
+      expect(outcome).toBe("invalid_state");
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  // Likewise a resend overlapping an accept keeps the accepted invitation's token and sends nothing.
+  it("resend: the accepted invitation keeps its token and no new email goes out", async () => {
+    const { actor } = await ownerWithOrganization();
+    const { invitation, token, email } = await inviteWithToken(actor);
+    const user = await userWithEmail(email);
+    const spy = afterNextRead(() => acceptInvitation(user, token));
+    try {
+      await resendInvitation(actor, invitation.id).catch(() => null);
+      const row = await rowOf(invitation.id);
+      expect(row.status).toBe("accepted");
+      expect(row.tokenHash).toBe(sha256(token));
+      expect(await mailTo(email)).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -108,33 +108,35 @@ async function findInvitation(actor: Actor, id: string): Promise<Row> {
   return row;
 }
 
+/**
+ * Changes an invitation only while it is still pending: the condition is in
+ * the UPDATE itself, so an accept that lands first wins and this answers 409.
+ */
+async function updatePending(actor: Actor, id: string, verb: string, data: Prisma.InvitationUpdateManyMutationInput): Promise<Row> {
+  const row = await findInvitation(actor, id);
+  const { count } = await db.invitation.updateMany({
+    where: { id: row.id, organizationId: actor.organizationId, status: "pending", expiresAt: { gt: new Date() } },
+    data,
+  });
+  if (count === 0) {
+    const now = await findInvitation(actor, id);
+    throw new AppError("invalid_state", `Only a pending invitation can be ${verb}; this one is ${statusOf(now)}`);
+  }
+  return findInvitation(actor, id);
+}
+
 /** A new link (the old one stops working), a fresh 7 days, and the email again. */
 export async function resendInvitation(actor: Actor, id: string): Promise<Invitation> {
   assertCan(actor, "admin");
-  const row = await findInvitation(actor, id);
-  if (statusOf(row) !== "pending")
-    throw new AppError("invalid_state", `Only a pending invitation can be resent; this one is ${statusOf(row)}`);
   const token = newInvitationToken();
-  const updated = await db.invitation.update({
-    where: { id: row.id },
-    data: { tokenHash: hashInvitationToken(token), expiresAt: expiry() },
-    include: withInviter,
-  });
+  const updated = await updatePending(actor, id, "resent", { tokenHash: hashInvitationToken(token), expiresAt: expiry() });
   await deliver(updated, token);
   return toInvitation(updated);
 }
 
 export async function cancelInvitation(actor: Actor, id: string): Promise<Invitation> {
   assertCan(actor, "admin");
-  const row = await findInvitation(actor, id);
-  if (statusOf(row) !== "pending")
-    throw new AppError("invalid_state", `Only a pending invitation can be cancelled; this one is ${statusOf(row)}`);
-  const updated = await db.invitation.update({
-    where: { id: row.id },
-    data: { status: "cancelled", cancelledAt: new Date() },
-    include: withInviter,
-  });
-  return toInvitation(updated);
+  return toInvitation(await updatePending(actor, id, "cancelled", { status: "cancelled", cancelledAt: new Date() }));
 }
 
 async function deliver(row: Row, token: string) {

@@ -111,16 +111,19 @@ describe("updateMemberRole", () => {
     await expect(updateMemberRole(admin.actor, row.id, "MEMBER")).resolves.toMatchObject({ role: "MEMBER" });
   });
 
-  it.each(["ADMIN", "MEMBER"] as const)("the OWNER cannot be demoted to %s (invalid_state), by the owner or an admin", async (role) => {
-    const { actor, user, org } = await ownerWithOrganization();
-    const admin = await addMember(org.id, "ADMIN");
-    const ownerRow = (await memberRow(org.id, user.id))!;
-    for (const who of [actor, admin.actor]) {
-      const err = await expectAppError(updateMemberRole(who, ownerRow.id, role), "invalid_state");
-      expect(err.status).toBe(409);
-    }
-    expect(await memberRow(org.id, user.id)).toEqual(ownerRow);
-  });
+  it.each(["ADMIN", "MEMBER"] as const)(
+    "the OWNER cannot be demoted to %s (invalid_state), by the owner or an admin",
+    async (role) => {
+      const { actor, user, org } = await ownerWithOrganization();
+      const admin = await addMember(org.id, "ADMIN");
+      const ownerRow = (await memberRow(org.id, user.id))!;
+      for (const who of [actor, admin.actor]) {
+        const err = await expectAppError(updateMemberRole(who, ownerRow.id, role), "invalid_state");
+        expect(err.status).toBe(409);
+      }
+      expect(await memberRow(org.id, user.id)).toEqual(ownerRow);
+    },
+  );
 });
 
 describe("removeMember", () => {

@@ -1,0 +1,96 @@
+// One HTTP attempt of one event to one webhook, and its log row.
+import type { Prisma, Webhook as WebhookRow } from "@/generated/prisma/client";
+import type { Tx } from "@/server/db/client";
+import { env } from "@/server/env";
+import { unseal } from "@/server/seal";
+import { signatureHeaders } from "./signing";
+import { unsafeUrlReason } from "./url-safety";
+
+export const SECRET_PURPOSE = "webhook-secret";
+const EXCERPT_BYTES = 1024;
+
+export interface EventPayload {
+  id: string;
+  type: string;
+  createdAt: Date;
+  data: unknown;
+}
+
+export interface Outcome {
+  ok: boolean;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  /** The receiver answered 410 Gone: stop sending to it. */
+  gone: boolean;
+  /** Seconds the receiver asked us to wait (429 Retry-After). */
+  retryAfterS: number | null;
+}
+
+export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promise<Outcome> {
+  const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
+  const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body);
+  const base = { requestHeaders: headers, requestBody: body, gone: false, retryAfterS: null };
+  const unsafe = await unsafeUrlReason(webhook.url);
+  if (unsafe) return { ...base, ok: false, responseStatus: null, durationMs: null, error: `Not sent: ${unsafe}`, responseExcerpt: null };
+
+  const started = performance.now();
+  try {
+    const res = await fetch(webhook.url, {
+      method: "POST",
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(env.WEBHOOK_TIMEOUT_MS),
+    });
+    const text = await res.text().catch(() => "");
+    const durationMs = Math.round(performance.now() - started);
+    const ok = res.status >= 200 && res.status < 300;
+    const retryAfter = Number(res.headers.get("retry-after"));
+    return {
+      ...base,
+      ok,
+      responseStatus: res.status,
+      durationMs,
+      error: ok ? null : res.status >= 300 && res.status < 400 ? `Redirect (${res.status}) not followed` : `HTTP ${res.status}`,
+      responseExcerpt: Buffer.from(text).subarray(0, EXCERPT_BYTES).toString("utf8"),
+      gone: res.status === 410,
+      retryAfterS: res.status === 429 && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+    };
+  } catch (err) {
+    const durationMs = Math.round(performance.now() - started);
+    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+    const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
+    return { ...base, ok: false, responseStatus: null, durationMs, error: timedOut ? `Timed out after ${env.WEBHOOK_TIMEOUT_MS} ms` : `Connection failed: ${cause}`, responseExcerpt: null };
+  }
+}
+
+export function logAttempt(
+  tx: Tx,
+  webhook: WebhookRow,
+  event: EventPayload,
+  attempt: number,
+  outcome: Outcome,
+  nextRetryAt: Date | null,
+) {
+  return tx.webhookDelivery.create({
+    data: {
+      organizationId: webhook.organizationId,
+      webhookId: webhook.id,
+      eventId: event.id,
+      event: event.type,
+      attempt,
+      status: outcome.ok ? "succeeded" : "failed",
+      responseStatus: outcome.responseStatus,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+      responseExcerpt: outcome.responseExcerpt,
+      requestHeaders: outcome.requestHeaders as Prisma.InputJsonValue,
+      requestBody: outcome.requestBody,
+      nextRetryAt,
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { EVENT_TYPES } from "@/server/events/record";
+import { PageQuery } from "@/server/pagination";
+
+export const CreateWebhookInput = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .max(2000, "must be at most 2000 characters")
+      .describe("Receives a POST per event"),
+    events: z
+      .array(z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(", ")}`), "must be a list of event names")
+      .min(1, "subscribe to at least one event")
+      .refine((e) => new Set(e).size === e.length, "must not repeat an event"),
+    secret: z
+      .string("must be a string")
+      .min(16, "must be at least 16 characters")
+      .max(200, "must be at most 200 characters")
+      .optional()
+      .describe("Your own signing secret; we generate a `whsec_…` one when absent"),
+  })
+  .meta({ id: "CreateWebhookInput" });
+export type CreateWebhookInput = z.output<typeof CreateWebhookInput>;
+
+export const Webhook = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    status: z.enum(["enabled", "disabled"]),
+    disabledReason: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Webhook" });
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().describe("The signing secret. Shown only in this response."),
+}).meta({ id: "WebhookWithSecret" });
+export type WebhookWithSecret = z.infer<typeof WebhookWithSecret>;
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string(),
+    event: z.string(),
+    attempt: z.number().int(),
+    status: z.enum(["succeeded", "failed"]),
+    responseStatus: z.number().int().nullable(),
+    durationMs: z.number().int().nullable(),
+    error: z.string().nullable(),
+    nextRetryAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookDelivery" });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const ListDeliveriesQuery = PageQuery.extend({
+  webhookId: z.string().max(100).optional(),
+  event: z.enum([...EVENT_TYPES, "ping"]).optional(),
+  status: z.enum(["succeeded", "failed"]).optional(),
+});
+export type ListDeliveriesQuery = z.output<typeof ListDeliveriesQuery>;
+
+/** The full attempt, for the dashboard's detail drawer. */
+export interface WebhookDeliveryDetail extends WebhookDelivery {
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  responseExcerpt: string | null;
+}
