@@ -38,7 +38,11 @@ export async function claimIdempotencyKey(organizationId: string, key: string, h
     if (existing.state !== "completed" || existing.responseStatus === null) {
       throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still being processed");
     }
-    return { kind: "replay", status: existing.responseStatus, body: existing.responseBody ? unseal(PURPOSE, existing.responseBody) : "" };
+    return {
+      kind: "replay",
+      status: existing.responseStatus,
+      body: existing.responseBody ? unseal(PURPOSE, existing.responseBody) : "",
+    };
   }
   throw new AppError("idempotency_in_progress", "A request with this Idempotency-Key is still being processed");
 }

@@ -112,7 +112,12 @@ async function findInvitation(actor: Actor, id: string): Promise<Row> {
  * Changes an invitation only while it is still pending: the condition is in
  * the UPDATE itself, so an accept that lands first wins and this answers 409.
  */
-async function updatePending(actor: Actor, id: string, verb: string, data: Prisma.InvitationUpdateManyMutationInput): Promise<Row> {
+async function updatePending(
+  actor: Actor,
+  id: string,
+  verb: string,
+  data: Prisma.InvitationUpdateManyMutationInput,
+): Promise<Row> {
   const row = await findInvitation(actor, id);
   const { count } = await db.invitation.updateMany({
     where: { id: row.id, organizationId: actor.organizationId, status: "pending", expiresAt: { gt: new Date() } },

@@ -5,6 +5,7 @@ import { organizationsRouter } from "./routers/organizations";
 import { policiesRouter } from "./routers/policies";
 import { settingsRouter } from "./routers/settings";
 import { teamRouter } from "./routers/team";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
   organizations: organizationsRouter,
@@ -15,6 +16,7 @@ export const appRouter = router({
   claims: claimsRouter,
   settings: settingsRouter,
   team: teamRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

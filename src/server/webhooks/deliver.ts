@@ -35,7 +35,8 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
   const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body);
   const base = { requestHeaders: headers, requestBody: body, gone: false, retryAfterS: null };
   const unsafe = await unsafeUrlReason(webhook.url);
-  if (unsafe) return { ...base, ok: false, responseStatus: null, durationMs: null, error: `Not sent: ${unsafe}`, responseExcerpt: null };
+  if (unsafe)
+    return { ...base, ok: false, responseStatus: null, durationMs: null, error: `Not sent: ${unsafe}`, responseExcerpt: null };
 
   const started = performance.now();
   try {
@@ -64,7 +65,14 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
     const durationMs = Math.round(performance.now() - started);
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
     const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-    return { ...base, ok: false, responseStatus: null, durationMs, error: timedOut ? `Timed out after ${env.WEBHOOK_TIMEOUT_MS} ms` : `Connection failed: ${cause}`, responseExcerpt: null };
+    return {
+      ...base,
+      ok: false,
+      responseStatus: null,
+      durationMs,
+      error: timedOut ? `Timed out after ${env.WEBHOOK_TIMEOUT_MS} ms` : `Connection failed: ${cause}`,
+      responseExcerpt: null,
+    };
   }
 }
 

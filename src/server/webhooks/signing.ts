@@ -6,9 +6,16 @@ import crypto from "node:crypto";
 export const generateWebhookSecret = () => `whsec_${crypto.randomBytes(32).toString("base64")}`;
 
 /** Standard Webhooks key: the base64 after `whsec_`, else the secret's UTF-8 bytes. */
-export const standardKey = (secret: string) => (secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8"));
+export const standardKey = (secret: string) =>
+  secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8");
 
-export function signatureHeaders(secret: string, eventId: string, type: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
+export function signatureHeaders(
+  secret: string,
+  eventId: string,
+  type: string,
+  body: string,
+  timestamp = Math.floor(Date.now() / 1000),
+) {
   const hex = crypto.createHmac("sha256", secret).update(body).digest("hex");
   const standard = crypto.createHmac("sha256", standardKey(secret)).update(`${eventId}.${timestamp}.${body}`).digest("base64");
   return {

@@ -18,9 +18,14 @@ export async function dispatchEvents(): Promise<number> {
       WHERE "dispatchedAt" IS NULL ORDER BY "createdAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
     if (events.length === 0) return 0;
     const orgs = [...new Set(events.map((e) => e.organizationId))];
-    const hooks = await tx.webhook.findMany({ where: { organizationId: { in: orgs }, status: "enabled" }, select: { id: true, organizationId: true, events: true } });
+    const hooks = await tx.webhook.findMany({
+      where: { organizationId: { in: orgs }, status: "enabled" },
+      select: { id: true, organizationId: true, events: true },
+    });
     const tasks = events.flatMap((e) =>
-      hooks.filter((h) => h.organizationId === e.organizationId && h.events.includes(e.type)).map((h) => ({ organizationId: e.organizationId, webhookId: h.id, eventId: e.id })),
+      hooks
+        .filter((h) => h.organizationId === e.organizationId && h.events.includes(e.type))
+        .map((h) => ({ organizationId: e.organizationId, webhookId: h.id, eventId: e.id })),
     );
     if (tasks.length) await tx.webhookTask.createMany({ data: tasks, skipDuplicates: true });
     await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: new Date() } });
@@ -44,7 +49,10 @@ export async function runDueTasks(): Promise<number> {
       WHERE "runAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
       ORDER BY "runAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
     if (due.length) {
-      await tx.webhookTask.updateMany({ where: { id: { in: due.map((d) => d.id) } }, data: { lockedUntil: new Date(Date.now() + leaseMs) } });
+      await tx.webhookTask.updateMany({
+        where: { id: { in: due.map((d) => d.id) } },
+        data: { lockedUntil: new Date(Date.now() + leaseMs) },
+      });
     }
     return due.map((d) => d.id);
   });
@@ -65,10 +73,16 @@ export async function runDueTasks(): Promise<number> {
       await db.$transaction(async (tx) => {
         await logAttempt(tx, task.webhook, event, task.nextAttempt, outcome, retryAt);
         if (outcome.gone) {
-          await tx.webhook.update({ where: { id: task.webhook.id }, data: { status: "disabled", disabledReason: "The receiver answered 410 Gone" } });
+          await tx.webhook.update({
+            where: { id: task.webhook.id },
+            data: { status: "disabled", disabledReason: "The receiver answered 410 Gone" },
+          });
         }
         if (retryAt) {
-          await tx.webhookTask.update({ where: { id: task.id }, data: { nextAttempt: task.nextAttempt + 1, runAt: retryAt, lockedUntil: null } });
+          await tx.webhookTask.update({
+            where: { id: task.id },
+            data: { nextAttempt: task.nextAttempt + 1, runAt: retryAt, lockedUntil: null },
+          });
         } else {
           await tx.webhookTask.delete({ where: { id: task.id } });
         }

@@ -1,4 +1,15 @@
-import { ClipboardList, CreditCard, FileText, Home, KeyRound, Settings, ShieldCheck, Users, type LucideIcon } from "lucide-react";
+import {
+  ClipboardList,
+  CreditCard,
+  FileText,
+  Home,
+  KeyRound,
+  Settings,
+  ShieldCheck,
+  Users,
+  Webhook,
+  type LucideIcon,
+} from "lucide-react";
 
 export type Role = "OWNER" | "ADMIN" | "MEMBER";
 
@@ -18,6 +29,7 @@ export const NAV: NavItem[] = [
   { href: "/claims", label: "Claims", icon: ClipboardList },
   { href: "/team", label: "Team", icon: Users, roles: ["OWNER", "ADMIN"] },
   { href: "/api-keys", label: "API keys", icon: KeyRound, roles: ["OWNER", "ADMIN"] },
+  { href: "/webhooks", label: "Webhooks", icon: Webhook, roles: ["OWNER", "ADMIN"] },
   { href: "/settings", label: "Settings", icon: Settings, roles: ["OWNER", "ADMIN"] },
 ];
 

@@ -6,6 +6,7 @@ import { paymentEndpoints } from "./payments";
 import { policyEndpoints } from "./policies";
 import { settingsEndpoints } from "./settings";
 import { teamEndpoints } from "./team";
+import { webhookEndpoints } from "./webhooks";
 
 /** Every REST operation, in the order the API reference lists them. */
 export const endpoints: AnyEndpoint[] = [
@@ -15,5 +16,6 @@ export const endpoints: AnyEndpoint[] = [
   ...policyEndpoints,
   ...paymentEndpoints,
   ...claimEndpoints,
+  ...webhookEndpoints,
   ...settingsEndpoints,
 ];

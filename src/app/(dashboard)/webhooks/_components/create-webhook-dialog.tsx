@@ -1,0 +1,153 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import type { z } from "zod";
+import { CopyButton } from "@/components/copy-button";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, Input } from "@/components/ui/field";
+import { EVENT_TYPES } from "@/server/events/record";
+import { CreateWebhookInput, type WebhookWithSecret } from "@/server/webhooks/schemas";
+import { errorInfo, useTRPC } from "@/trpc/react";
+
+type Values = z.input<typeof CreateWebhookInput>;
+
+export function CreateWebhookDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: () => void;
+}) {
+  const [created, setCreated] = useState<WebhookWithSecret | null>(null);
+  const close = (next: boolean) => {
+    if (!next) setCreated(null);
+    onOpenChange(next);
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={close}
+      title={created ? "Copy your signing secret" : "Add a webhook endpoint"}
+      description={
+        created
+          ? "This is the only time it is shown. Use it to verify our signatures."
+          : "We POST each subscribed event to this URL."
+      }
+    >
+      {created ? (
+        <div className="space-y-4">
+          <code
+            data-testid="webhook-secret"
+            className="block break-all rounded-md bg-slate-900 px-3 py-3 font-mono text-sm text-emerald-300"
+          >
+            {created.secret}
+          </code>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={() => close(false)}>
+              I have stored it
+            </Button>
+            <CopyButton value={created.secret} label="Copy secret" />
+          </div>
+        </div>
+      ) : (
+        open && (
+          <WebhookForm
+            onCancel={() => close(false)}
+            onCreated={(w) => {
+              setCreated(w);
+              onCreated();
+            }}
+          />
+        )
+      )}
+    </Dialog>
+  );
+}
+
+function WebhookForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (w: WebhookWithSecret) => void }) {
+  const trpc = useTRPC();
+  const create = useMutation(trpc.webhooks.create.mutationOptions());
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({
+    resolver: zodResolver(CreateWebhookInput),
+    defaultValues: { url: "", events: [...EVENT_TYPES] },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      onCreated(await create.mutateAsync(values));
+    } catch (err) {
+      const info = errorInfo(err);
+      const url = info.fieldErrors.find((e) => e.path === "url");
+      if (url) form.setError("url", { message: url.message });
+      else setFormError(info.message);
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {formError && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+          {formError}
+        </p>
+      )}
+      <Field id="webhook-url" label="Endpoint URL" error={errors.url?.message}>
+        <Input
+          id="webhook-url"
+          type="url"
+          placeholder="https://example.com/coverdesk/webhooks"
+          autoFocus
+          aria-invalid={!!errors.url}
+          {...form.register("url")}
+        />
+      </Field>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-700">Events</legend>
+        <Controller
+          control={form.control}
+          name="events"
+          render={({ field }) => (
+            <div className="grid gap-2 sm:grid-cols-2">
+              {EVENT_TYPES.map((e) => {
+                const checked = field.value.includes(e);
+                return (
+                  <label
+                    key={e}
+                    className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm hover:bg-slate-50"
+                  >
+                    <input
+                      type="checkbox"
+                      className="h-4 w-4 accent-brand-600"
+                      checked={checked}
+                      onChange={() => field.onChange(checked ? field.value.filter((v) => v !== e) : [...field.value, e])}
+                    />
+                    <span className="font-mono text-xs">{e}</span>
+                  </label>
+                );
+              })}
+            </div>
+          )}
+        />
+        {errors.events && (
+          <p role="alert" className="text-xs text-red-600">
+            {errors.events.message ?? errors.events.root?.message}
+          </p>
+        )}
+      </fieldset>
+      <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={isSubmitting}>
+          Add endpoint
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,165 @@
+// Webhook endpoints of an organization, their delivery log, test pings and
+// manual retries.
+import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "@/generated/prisma/client";
+import { assertCan, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { AppError, notFound } from "@/server/errors";
+import { newEventId } from "@/server/events/record";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { seal } from "@/server/seal";
+import { logAttempt, SECRET_PURPOSE, sendOnce, type EventPayload } from "./deliver";
+import type {
+  CreateWebhookInput,
+  ListDeliveriesQuery,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookWithSecret,
+} from "./schemas";
+import { generateWebhookSecret } from "./signing";
+import { unsafeUrlReason } from "./url-safety";
+
+export const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  status: row.status,
+  disabledReason: row.disabledReason,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+  id: row.id,
+  webhookId: row.webhookId,
+  eventId: row.eventId,
+  event: row.event,
+  attempt: row.attempt,
+  status: row.status as WebhookDelivery["status"],
+  responseStatus: row.responseStatus,
+  durationMs: row.durationMs,
+  error: row.error,
+  nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function createWebhook(actor: Actor, input: CreateWebhookInput): Promise<WebhookWithSecret> {
+  assertCan(actor, "admin");
+  const unsafe = await unsafeUrlReason(input.url);
+  if (unsafe) throw new AppError("validation_failed", `url: ${unsafe}`, { errors: [{ path: "url", message: unsafe }] });
+  const secret = input.secret ?? generateWebhookSecret();
+  const row = await db.webhook.create({
+    data: {
+      organizationId: actor.organizationId,
+      url: input.url,
+      events: input.events,
+      secretSealed: seal(SECRET_PURPOSE, secret),
+    },
+  });
+  return { ...toWebhook(row), secret };
+}
+
+export async function listWebhooks(actor: Actor, page: { limit: number; cursor?: string }): Promise<Page<Webhook>> {
+  assertCan(actor, "read");
+  const args = pageArgs(page);
+  const rows = await db.webhook.findMany({ ...args, where: { organizationId: actor.organizationId, ...args.where } });
+  return toPage(rows, page, toWebhook);
+}
+
+async function findWebhook(actor: Actor, id: string): Promise<WebhookRow> {
+  const row = await db.webhook.findFirst({ where: { id, organizationId: actor.organizationId } });
+  if (!row) throw notFound("Webhook");
+  return row;
+}
+
+export async function deleteWebhook(actor: Actor, id: string): Promise<void> {
+  assertCan(actor, "admin");
+  const row = await findWebhook(actor, id);
+  await db.webhook.deleteMany({ where: { id: row.id, organizationId: actor.organizationId } });
+}
+
+/** Enables or disables deliveries to a webhook (the business's own switch). */
+export async function setWebhookStatus(actor: Actor, id: string, status: "enabled" | "disabled"): Promise<Webhook> {
+  assertCan(actor, "admin");
+  const row = await findWebhook(actor, id);
+  const updated = await db.webhook.update({
+    where: { id: row.id },
+    data: { status, disabledReason: status === "disabled" ? "Disabled by the business" : null },
+  });
+  return toWebhook(updated);
+}
+
+export async function listDeliveries(actor: Actor, query: ListDeliveriesQuery): Promise<Page<WebhookDelivery>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const where: Prisma.WebhookDeliveryWhereInput = {
+    organizationId: actor.organizationId,
+    ...(query.webhookId ? { webhookId: query.webhookId } : {}),
+    ...(query.event ? { event: query.event } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...args.where,
+  };
+  const rows = await db.webhookDelivery.findMany({ ...args, where });
+  return toPage(rows, query, toDelivery);
+}
+
+export async function getDelivery(actor: Actor, id: string): Promise<WebhookDeliveryDetail & { attempts: WebhookDelivery[] }> {
+  assertCan(actor, "read");
+  const row = await db.webhookDelivery.findFirst({
+    where: { id, organizationId: actor.organizationId },
+    include: { webhook: { select: { url: true } } },
+  });
+  if (!row) throw notFound("Delivery");
+  const attempts = await db.webhookDelivery.findMany({
+    where: { organizationId: actor.organizationId, webhookId: row.webhookId, eventId: row.eventId },
+    orderBy: [{ attempt: "asc" }, { createdAt: "asc" }],
+    take: 50,
+  });
+  return {
+    ...toDelivery(row),
+    url: row.webhook.url,
+    requestHeaders: row.requestHeaders as Record<string, string>,
+    requestBody: row.requestBody,
+    responseExcerpt: row.responseExcerpt,
+    attempts: attempts.map(toDelivery),
+  };
+}
+
+/** Sends a signed `ping` to one webhook now and answers the attempt. */
+export async function sendTestEvent(actor: Actor, id: string): Promise<WebhookDelivery> {
+  assertCan(actor, "admin");
+  const webhook = await findWebhook(actor, id);
+  const event = await db.event.create({
+    data: {
+      id: newEventId(),
+      organizationId: actor.organizationId,
+      type: "ping",
+      data: { webhookId: webhook.id, message: "Test event from Coverdesk" },
+      // delivered right here, never fanned out
+      dispatchedAt: new Date(),
+    },
+  });
+  const outcome = await sendOnce(webhook, event);
+  return toDelivery(await db.$transaction((tx) => logAttempt(tx, webhook, event, 1, outcome, null)));
+}
+
+/** Sends a logged delivery's event to its webhook again, now, as a new attempt. */
+export async function retryDelivery(actor: Actor, deliveryId: string): Promise<WebhookDelivery> {
+  assertCan(actor, "admin");
+  const delivery = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, organizationId: actor.organizationId },
+    include: { webhook: true },
+  });
+  if (!delivery) throw notFound("Delivery");
+  const event = await db.event.findFirst({ where: { id: delivery.eventId, organizationId: actor.organizationId } });
+  if (!event) throw notFound("Event");
+  const outcome = await sendOnce(delivery.webhook, event as EventPayload);
+  return toDelivery(
+    await db.$transaction(async (tx) => {
+      const last = await tx.webhookDelivery.aggregate({
+        where: { webhookId: delivery.webhookId, eventId: event.id },
+        _max: { attempt: true },
+      });
+      return logAttempt(tx, delivery.webhook, event, (last._max.attempt ?? 0) + 1, outcome, null);
+    }),
+  );
+}
