@@ -54,6 +54,9 @@ export default defineConfig({
       PORT: String(PORT),
       BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
       AUTH_RATE_LIMIT: "false",
+      // Receivers in the specs listen on 127.0.0.1; retries come after 1 s, not 5 s.
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      WEBHOOK_RETRY_SCHEDULE: "1,1,1",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
     },
