@@ -23,10 +23,6 @@ export const databaseCounter: WindowCounter = async (organizationId, windowStart
     VALUES (${organizationId}, ${new Date(windowStart * 1000)}, 1)
     ON CONFLICT ("organizationId", "windowStart") DO UPDATE SET count = rate_limit_window.count + 1
     RETURNING count`;
-  // Old windows are useless; sweep them now and then, off the request's path.
-  if (Math.random() < 0.002) {
-    void db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date((windowStart - 3600) * 1000) } } }).catch(() => {});
-  }
   return Number(rows[0]?.count ?? 1);
 };
 

@@ -5,6 +5,7 @@
 // comes back; nothing is lost between the commit of an event and its delivery.
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
+import { sweepExpiredRows } from "@/server/housekeeping";
 import { logger } from "@/server/logger";
 import { logAttempt, sendOnce } from "./deliver";
 
@@ -102,14 +103,24 @@ interface Worker {
   stop(): Promise<void>;
 }
 
-/** Polls every second; `stop` lets the attempt under way finish. */
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+/** Polls every second (and sweeps expired rows every 10 minutes); `stop` lets the attempt under way finish. */
 export function startWebhookWorker(intervalMs = 1000): Worker {
   let stopped = false;
   let current: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let lastSweep = 0;
+  const pass = async () => {
+    await workOnce();
+    if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
+      lastSweep = Date.now();
+      await sweepExpiredRows();
+    }
+  };
   const tick = () => {
     if (stopped) return;
-    current = workOnce()
+    current = pass()
       .catch((err) => logger.error({ err }, "webhook worker pass failed"))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/server/db/client";
+import { ownerWithOrganization } from "@/test/fixtures";
+import { sweepExpiredRows } from "./housekeeping";
+
+describe("sweepExpiredRows", () => {
+  it("deletes expired idempotency records and old rate-limit windows, keeps the rest", async () => {
+    const { org } = await ownerWithOrganization();
+    const now = new Date();
+    const past = new Date(now.getTime() - 1000);
+    const future = new Date(now.getTime() + 3_600_000);
+    await db.idempotencyKey.createMany({
+      data: [
+        { organizationId: org.id, key: "old", requestHash: "h", state: "completed", expiresAt: past },
+        { organizationId: org.id, key: "live", requestHash: "h", state: "completed", expiresAt: future },
+      ],
+    });
+    await db.rateLimitWindow.createMany({
+      data: [
+        { organizationId: org.id, windowStart: new Date(now.getTime() - 2 * 3_600_000), count: 3 },
+        { organizationId: org.id, windowStart: new Date(Math.floor(now.getTime() / 60_000) * 60_000), count: 3 },
+      ],
+    });
+    await sweepExpiredRows(now);
+    expect((await db.idempotencyKey.findMany({ where: { organizationId: org.id } })).map((k) => k.key)).toEqual(["live"]);
+    expect(await db.rateLimitWindow.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+});
