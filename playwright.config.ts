@@ -39,7 +39,7 @@ export default defineConfig({
     { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: `npm run build && npx next start -p ${PORT} -H 127.0.0.1`,
+    command: `npm run build && npm start -- -p ${PORT} -H 127.0.0.1`,
     url: `${BASE_URL}/api/health`,
     timeout: 600_000,
     // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.

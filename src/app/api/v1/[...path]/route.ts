@@ -1,12 +1,17 @@
 // Mounts the framework-free REST adapter (src/server/rest) on /api/v1.
+import { tracked } from "@/server/lifecycle";
 import { handleRestRequest } from "@/server/rest/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handleRestRequest;
-export const POST = handleRestRequest;
-export const PUT = handleRestRequest;
-export const PATCH = handleRestRequest;
-export const DELETE = handleRestRequest;
-export const OPTIONS = handleRestRequest;
-export const HEAD = handleRestRequest;
+const handler = (request: Request) => tracked(() => handleRestRequest(request));
+
+export {
+  handler as DELETE,
+  handler as GET,
+  handler as HEAD,
+  handler as OPTIONS,
+  handler as PATCH,
+  handler as POST,
+  handler as PUT,
+};
