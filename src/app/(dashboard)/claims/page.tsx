@@ -50,7 +50,7 @@ export default function ClaimsPage() {
           {
             header: "Claim",
             cell: (c) => (
-              <Link href={`/claims/${c.id}`} className="block max-w-xs hover:underline">
+              <Link href={`/claims/${c.id}`} className="block max-w-[9rem] hover:underline sm:max-w-xs">
                 <span className="block font-medium capitalize text-slate-900">{c.type}</span>
                 <span className="block truncate text-xs text-slate-500">{c.description}</span>
               </Link>

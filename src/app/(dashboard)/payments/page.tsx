@@ -53,8 +53,8 @@ export default function PaymentsPage() {
             header: "Customer",
             cell: (p) => (
               <>
-                <span className="block font-medium text-slate-900">{p.email}</span>
-                <span className="block font-mono text-xs text-slate-500">{p.reference}</span>
+                <span className="block break-all font-medium text-slate-900">{p.email}</span>
+                <span className="block break-all font-mono text-xs text-slate-500">{p.reference}</span>
               </>
             ),
           },

@@ -46,8 +46,8 @@ export default function PolicyholdersPage() {
           description: "A customer appears here after their first successful payment.",
         }}
         columns={[
-          { header: "Customer", cell: (c) => <span className="font-medium text-slate-900">{c.customerEmail}</span> },
-          { header: "Policy", cell: (c) => names.get(c.policyId) ?? c.policyId },
+          { header: "Customer", cell: (c) => <span className="break-all font-medium text-slate-900">{c.customerEmail}</span> },
+          { header: "Policy", className: "hidden sm:table-cell", cell: (c) => names.get(c.policyId) ?? c.policyId },
           { header: "Status", cell: (c) => <StatusBadge status={c.status} /> },
           {
             header: "Covered",
