@@ -1,6 +1,8 @@
 // Small helpers shared by the REST specs (black-box: HTTP only, plus the
 // app's local mail outbox for invitation links).
 import fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { BASE_URL, restClient, signUp, createKey, tenant, trpc, trpcRaw, unique, type Account } from "../support/api";
@@ -260,3 +262,53 @@ export async function buyPolicy(client: APIRequestContext, policy: { id: string;
   if (paid.status !== 200) throw new Error(`checkout failed: ${paid.status} ${JSON.stringify(paid.body)}`);
   return ok(await client.get(`payments/verify/${payment.reference}`));
 }
+
+// ---------- Webhooks: a receiver in the spec's own process ----------
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+export type ReceiverReply = { status: number; headers?: Record<string, string>; body?: string } | "hang";
+
+/**
+ * An HTTP server on a random 127.0.0.1 port that records every request;
+ * `reply(n)` answers the n-th one (1-based). The app must allow private URLs
+ * (WEBHOOK_ALLOW_PRIVATE_URLS=true, as playwright.config.ts sets).
+ */
+export async function startReceiver(reply: (n: number) => ReceiverReply = () => ({ status: 200, body: "ok" })) {
+  const requests: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      requests.push({ method: req.method ?? "", path: req.url ?? "", headers, body: Buffer.concat(chunks).toString("utf8") });
+      const r = reply(requests.length);
+      if (r !== "hang") res.writeHead(r.status, r.headers).end(r.body ?? "");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/coverdesk`;
+  return {
+    url,
+    requests,
+    /** Waits until at least `count` requests arrived (the app's worker polls every second). */
+    async waitFor(count: number, timeoutMs = 20_000) {
+      const until = Date.now() + timeoutMs;
+      while (requests.length < count) {
+        if (Date.now() > until) throw new Error(`receiver ${url}: expected ${count} request(s), got ${requests.length}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;

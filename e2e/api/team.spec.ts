@@ -30,7 +30,8 @@ type T = Awaited<ReturnType<typeof tenantWithClients>>;
 const newEmail = () => `invitee-${Math.random().toString(36).slice(2, 12)}@example.test`;
 const DAY = 86_400_000;
 
-const invite = (t: T, email: string, role = "MEMBER") => t.write.post(`organizations/${t.organizationId}/invite`, { data: { email, role } });
+const invite = (t: T, email: string, role = "MEMBER") =>
+  t.write.post(`organizations/${t.organizationId}/invite`, { data: { email, role } });
 const inviteOk = async (t: T, email = newEmail(), role = "MEMBER") => ok(await invite(t, email, role), 201);
 const members = (t: T) => listAll(t.write, `organizations/${t.organizationId}/members`);
 const invitations = async (t: T, status?: string) =>
@@ -91,7 +92,11 @@ test.describe("POST /organizations/{accountID}/invite", () => {
     test(`${label} → 422 naming ${path}; nothing created, nothing mailed`, async () => {
       const t = await tenantWithClients();
       const email = newEmail();
-      const err = await problem(await t.write.post(`organizations/${t.organizationId}/invite`, { data: body(email) }), 422, "validation_failed");
+      const err = await problem(
+        await t.write.post(`organizations/${t.organizationId}/invite`, { data: body(email) }),
+        422,
+        "validation_failed",
+      );
       expect(errorPaths(err)).toContain(path);
       expect((await invitations(t)).data).toEqual([]);
       expect(await mailTo(email)).toEqual([]);
@@ -164,7 +169,9 @@ test.describe("GET /organizations/{accountID}/members", () => {
     await joinTeam(t, "MEMBER");
     const first = await ok(await t.read.get(`organizations/${t.organizationId}/members?limit=2`));
     expect(first.data).toHaveLength(2);
-    const second = await ok(await t.read.get(`organizations/${t.organizationId}/members?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`));
+    const second = await ok(
+      await t.read.get(`organizations/${t.organizationId}/members?limit=2&cursor=${encodeURIComponent(first.nextCursor)}`),
+    );
     expect(second.data.map((m: { role: string }) => m.role)).toEqual(["OWNER"]);
     expect(second.nextCursor).toBeNull();
     await problem(await t.read.get(`organizations/${t.organizationId}/members?limit=101`), 400, "invalid_query");
@@ -175,16 +182,23 @@ test.describe("PUT /organizations/{accountID}/members/{memberId}", () => {
   test("changes ADMIN ↔ MEMBER; the list shows it; the member then acts with the new role", async () => {
     const t = await tenantWithClients();
     const joined = await joinTeam(t, "MEMBER");
-    await expect(trpcError(joined.account, "team.members", { limit: 20 }, "query")).resolves.toMatchObject({ status: 403, code: "forbidden" });
+    await expect(trpcError(joined.account, "team.members", { limit: 20 }, "query")).resolves.toMatchObject({
+      status: 403,
+      code: "forbidden",
+    });
 
-    const promoted = await ok(await t.write.put(`organizations/${t.organizationId}/members/${joined.memberId}`, { data: { role: "ADMIN" } }));
+    const promoted = await ok(
+      await t.write.put(`organizations/${t.organizationId}/members/${joined.memberId}`, { data: { role: "ADMIN" } }),
+    );
     expectMemberShape(promoted);
     expect(promoted).toMatchObject({ id: joined.memberId, email: joined.email, role: "ADMIN" });
     expect((await members(t)).find((m) => m.id === joined.memberId).role).toBe("ADMIN");
     const seen = await trpc<{ data: { id: string }[] }>(joined.account, "team.members", { limit: 20 }, "query");
     expect(seen.data).toHaveLength(2);
 
-    const demoted = await ok(await t.write.put(`organizations/${t.organizationId}/members/${joined.memberId}`, { data: { role: "MEMBER" } }));
+    const demoted = await ok(
+      await t.write.put(`organizations/${t.organizationId}/members/${joined.memberId}`, { data: { role: "MEMBER" } }),
+    );
     expect(demoted.role).toBe("MEMBER");
     await expect(trpcError(joined.account, "team.members", { limit: 20 }, "query")).resolves.toMatchObject({ code: "forbidden" });
   });
@@ -193,12 +207,20 @@ test.describe("PUT /organizations/{accountID}/members/{memberId}", () => {
     const t = await tenantWithClients();
     const owner = (await members(t)).find((m) => m.role === "OWNER");
     for (const role of ["ADMIN", "MEMBER"]) {
-      await problem(await t.write.put(`organizations/${t.organizationId}/members/${owner.id}`, { data: { role } }), 409, "invalid_state");
+      await problem(
+        await t.write.put(`organizations/${t.organizationId}/members/${owner.id}`, { data: { role } }),
+        409,
+        "invalid_state",
+      );
     }
     // …also when an admin tries it with their own key.
     const admin = await joinTeam(t, "ADMIN");
     const adminKey = await restClient((await createKey(admin.account)).key);
-    await problem(await adminKey.put(`organizations/${t.organizationId}/members/${owner.id}`, { data: { role: "MEMBER" } }), 409, "invalid_state");
+    await problem(
+      await adminKey.put(`organizations/${t.organizationId}/members/${owner.id}`, { data: { role: "MEMBER" } }),
+      409,
+      "invalid_state",
+    );
     expect((await members(t)).find((m) => m.id === owner.id).role).toBe("OWNER");
   });
 
@@ -211,7 +233,11 @@ test.describe("PUT /organizations/{accountID}/members/{memberId}", () => {
     test(`${label} → 422 naming role, unchanged`, async () => {
       const t = await tenantWithClients();
       const joined = await joinTeam(t, "MEMBER");
-      const err = await problem(await t.write.put(`organizations/${t.organizationId}/members/${joined.memberId}`, { data: body }), 422, "validation_failed");
+      const err = await problem(
+        await t.write.put(`organizations/${t.organizationId}/members/${joined.memberId}`, { data: body }),
+        422,
+        "validation_failed",
+      );
       expect(errorPaths(err)).toContain("role");
       expect((await members(t)).find((m) => m.id === joined.memberId).role).toBe("MEMBER");
     });
@@ -219,7 +245,11 @@ test.describe("PUT /organizations/{accountID}/members/{memberId}", () => {
 
   test("an unknown member id → 404", async () => {
     const t = await tenantWithClients();
-    await problem(await t.write.put(`organizations/${t.organizationId}/members/no-such-member`, { data: { role: "ADMIN" } }), 404, "not_found");
+    await problem(
+      await t.write.put(`organizations/${t.organizationId}/members/no-such-member`, { data: { role: "ADMIN" } }),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -240,12 +270,16 @@ test.describe("DELETE /organizations/{accountID}/members/{memberId}", () => {
       ["team.members", "query"],
       ["team.invitations", "query"],
     ] as const) {
-      await expect(trpcError(joined.account, procedure, procedure === "organizations.current" ? undefined : { limit: 20 }, kind)).resolves.toMatchObject({
+      await expect(
+        trpcError(joined.account, procedure, procedure === "organizations.current" ? undefined : { limit: 20 }, kind),
+      ).resolves.toMatchObject({
         status: 403,
         code: "forbidden",
       });
     }
-    await expect(trpcError(joined.account, "team.invite", { email: newEmail(), role: "MEMBER" })).resolves.toMatchObject({ code: "forbidden" });
+    await expect(trpcError(joined.account, "team.invite", { email: newEmail(), role: "MEMBER" })).resolves.toMatchObject({
+      code: "forbidden",
+    });
     // Removing again → 404.
     await problem(await t.write.delete(`organizations/${t.organizationId}/members/${joined.memberId}`), 404, "not_found");
   });
@@ -260,7 +294,11 @@ test.describe("DELETE /organizations/{accountID}/members/{memberId}", () => {
 
     expect((await t.write.delete(`organizations/${t.organizationId}/members/${joined.memberId}`)).status()).toBe(204);
     await problem(await client.get(`organizations/${t.organizationId}/members`), 403, "forbidden");
-    await problem(await client.post(`organizations/${t.organizationId}/invite`, { data: { email: newEmail(), role: "ADMIN" } }), 403, "forbidden");
+    await problem(
+      await client.post(`organizations/${t.organizationId}/invite`, { data: { email: newEmail(), role: "ADMIN" } }),
+      403,
+      "forbidden",
+    );
     expect((await invitations(t)).data.filter((i: { status: string }) => i.status === "pending")).toEqual([]);
   });
 
@@ -290,7 +328,8 @@ test.describe("GET /organizations/{accountID}/invitations", () => {
     await ok(await t.write.delete(`organizations/${t.organizationId}/invitations/${cancelled.id}`));
     const pending = await inviteOk(t);
 
-    const ids = async (status?: string) => (await invitations(t, status)).data.map((i: { id: string; status: string }) => [i.id, i.status]);
+    const ids = async (status?: string) =>
+      (await invitations(t, status)).data.map((i: { id: string; status: string }) => [i.id, i.status]);
     expect(await ids()).toEqual([
       [pending.id, "pending"],
       [cancelled.id, "cancelled"],
@@ -328,7 +367,10 @@ test.describe("POST /organizations/{accountID}/invitations/{invitationId}/resend
     expect(newLink).not.toBe(oldLink);
 
     const invitee = await signUpWithoutOrganization(email);
-    await expect(trpcError(invitee, "team.accept", { token: tokenOf(oldLink) })).resolves.toMatchObject({ status: 404, code: "not_found" });
+    await expect(trpcError(invitee, "team.accept", { token: tokenOf(oldLink) })).resolves.toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
     await trpc(invitee, "team.accept", { token: tokenOf(newLink) });
     expect((await currentOrganization(invitee)).id).toBe(t.organizationId);
   });
@@ -405,7 +447,10 @@ test.describe("accepting (tRPC team.accept)", () => {
     await joinTeam(a, "ADMIN", b.account);
     expect(await currentOrganization(b.account)).toMatchObject({ id: a.organizationId, role: "ADMIN" });
     const orgs = await listAll(b.read, "organizations");
-    expect(Object.fromEntries(orgs.map((o) => [o.id, o.role]))).toEqual({ [a.organizationId]: "ADMIN", [b.organizationId]: "OWNER" });
+    expect(Object.fromEntries(orgs.map((o) => [o.id, o.role]))).toEqual({
+      [a.organizationId]: "ADMIN",
+      [b.organizationId]: "OWNER",
+    });
   });
 
   test("unknown, malformed and unauthenticated → refused", async () => {
@@ -436,9 +481,21 @@ interface Op {
 }
 
 const OPERATIONS: Op[] = [
-  { name: "invite", method: "POST", path: (o) => `organizations/${o}/invite`, body: { email: "new-person@example.test", role: "MEMBER" }, write: true },
+  {
+    name: "invite",
+    method: "POST",
+    path: (o) => `organizations/${o}/invite`,
+    body: { email: "new-person@example.test", role: "MEMBER" },
+    write: true,
+  },
   { name: "list members", method: "GET", path: (o) => `organizations/${o}/members`, write: false },
-  { name: "update role", method: "PUT", path: (o, i) => `organizations/${o}/members/${i.memberId}`, body: { role: "ADMIN" }, write: true },
+  {
+    name: "update role",
+    method: "PUT",
+    path: (o, i) => `organizations/${o}/members/${i.memberId}`,
+    body: { role: "ADMIN" },
+    write: true,
+  },
   { name: "remove member", method: "DELETE", path: (o, i) => `organizations/${o}/members/${i.memberId}`, write: true },
   { name: "list invitations", method: "GET", path: (o) => `organizations/${o}/invitations`, write: false },
   { name: "resend", method: "POST", path: (o, i) => `organizations/${o}/invitations/${i.invitationId}/resend`, write: true },

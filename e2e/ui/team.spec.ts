@@ -36,7 +36,9 @@ const TEAM_PROCEDURES: [string, "query" | "mutation", unknown][] = [
   ["team.cancel", "mutation", { id: "any-invitation" }],
 ];
 
-test("an admin invites a new address; the invitee signs up from the emailed link, joins as MEMBER, and is cut off when removed", async ({ browser }) => {
+test("an admin invites a new address; the invitee signs up from the emailed link, joins as MEMBER, and is cut off when removed", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const orgName = `Lagos Cover ${unique()}`;
   const owner = await signUp({ organizationName: orgName, name: "Ada Obi" });
@@ -139,8 +141,14 @@ test("an admin invites a new address; the invitee signs up from the emailed link
   await expect(admin.getByTestId("member-row")).toHaveCount(1);
 
   // The member's very next request is refused; the dashboard sends them away.
-  expect(await trpcError(memberSession, "organizations.current", undefined, "query")).toMatchObject({ status: 403, code: "forbidden" });
-  expect(await trpcError(memberSession, "team.members", { limit: 20 }, "query")).toMatchObject({ status: 403, code: "forbidden" });
+  expect(await trpcError(memberSession, "organizations.current", undefined, "query")).toMatchObject({
+    status: 403,
+    code: "forbidden",
+  });
+  expect(await trpcError(memberSession, "team.members", { limit: 20 }, "query")).toMatchObject({
+    status: 403,
+    code: "forbidden",
+  });
   await invitee.goto("/policies");
   await expect(invitee).toHaveURL(/\/onboarding$/);
   await expect(invitee.getByRole("heading", { name: "Create your organization" })).toBeVisible();
@@ -213,11 +221,16 @@ test("cancelled, replaced, used and unknown links each show a clear page; the re
   await admin.context().close();
 });
 
-test("signed in with another account: the page names both addresses; after signing out the invitee can sign up", async ({ browser }) => {
+test("signed in with another account: the page names both addresses; after signing out the invitee can sign up", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const t = await tenantWithClients();
   const inviteeEmail = `wrong-${unique()}@example.test`;
-  await ok(await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email: inviteeEmail, role: "MEMBER" } }), 201);
+  await ok(
+    await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email: inviteeEmail, role: "MEMBER" } }),
+    201,
+  );
   const link = await latestInvitationLink(inviteeEmail);
 
   const someoneElse = await signUp();
@@ -236,12 +249,17 @@ test("signed in with another account: the page names both addresses; after signi
   await page.context().close();
 });
 
-test("an existing user is asked to sign in (email locked), joins as ADMIN and lands in the new organization", async ({ browser }) => {
+test("an existing user is asked to sign in (email locked), joins as ADMIN and lands in the new organization", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const orgName = `Alpha Cover ${unique()}`;
   const t = await tenantWithClients(orgName);
   const existing = await signUp({ organizationName: `Beta ${unique()}`, name: "Chioma Existing" });
-  await ok(await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email: existing.email, role: "ADMIN" } }), 201);
+  await ok(
+    await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email: existing.email, role: "ADMIN" } }),
+    201,
+  );
   const link = await latestInvitationLink(existing.email);
 
   const page = await signedInPage(browser);

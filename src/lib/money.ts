@@ -39,20 +39,21 @@ export const DecimalString = z.string('must be a decimal string like "150.00"').
 
 /** A positive amount given as a JSON number (150 or 150.5), as minor units. */
 export const AmountNumber = z.number("must be a number").transform((value, ctx) => {
-  const minor = Math.round(value * 100);
-  if (!Number.isFinite(value) || Math.abs(value * 100 - minor) > 1e-6) {
+  // The shortest decimal form of the number tells how many decimals were sent.
+  const minor = Number.isFinite(value) ? parseDecimal(String(Math.abs(value))) : null;
+  if (minor === null) {
     ctx.addIssue({ code: "custom", message: "must have at most 2 decimals" });
     return z.NEVER;
   }
-  if (minor <= 0) {
+  if (value <= 0 || minor === 0n) {
     ctx.addIssue({ code: "custom", message: "must be greater than 0" });
     return z.NEVER;
   }
-  if (BigInt(minor) >= MAX_MINOR) {
+  if (minor >= MAX_MINOR) {
     ctx.addIssue({ code: "custom", message: "is too large" });
     return z.NEVER;
   }
-  return BigInt(minor);
+  return minor;
 });
 
 /** Formats minor units for people: "₦150.00". */

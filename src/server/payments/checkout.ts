@@ -46,10 +46,15 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
 }
 
 export async function payWithCard(reference: string, card: CheckoutInput): Promise<{ reference: string; status: "success" }> {
-  const payment = await db.payment.findUnique({ where: { reference }, select: { status: true, provider: true } });
+  const payment = await db.payment.findUnique({
+    where: { reference },
+    select: { status: true, provider: true, policy: { select: { isActive: true } } },
+  });
   if (!payment) throw notFound("Payment");
   if (payment.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${payment.status}`);
   if (payment.provider !== "sandbox") throw new AppError("invalid_state", "This payment is made on the payment provider's page");
+  // A link made before the policy was taken off sale does not sell it.
+  if (!payment.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
   if (card.cardNumber === SANDBOX_CARDS.declined) {
     await settlePayment(reference, "failed");
     throw new AppError("card_declined", "The card was declined. Start a new payment to try again.");

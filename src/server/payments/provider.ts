@@ -38,11 +38,19 @@ export const sandboxProvider: PaymentProvider = {
 
 export function paystackProvider(secretKey: string, baseUrl: string): PaymentProvider {
   const call = async (path: string, init?: RequestInit) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      ...init,
-      headers: { Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
-      signal: AbortSignal.timeout(15_000),
-    });
+    let res: Response;
+    try {
+      res = await fetch(`${baseUrl}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${secretKey}`, "Content-Type": "application/json" },
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (err) {
+      throw new AppError(
+        "provider_error",
+        `The payment provider could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
     const body = (await res.json().catch(() => null)) as {
       status?: boolean;
       message?: string;

@@ -47,7 +47,7 @@ export const ListPaymentsQuery = PageQuery.extend({
 });
 export type ListPaymentsQuery = z.output<typeof ListPaymentsQuery>;
 
-export const ReferenceParam = z.object({ reference: z.string().min(1).max(100) });
+export const ReferenceParam = z.object({ reference: z.string().min(1).max(1000) });
 
 const currentYear = () => new Date().getUTCFullYear();
 

@@ -117,3 +117,14 @@ describe("payments", () => {
     expect(await codeOf(verifyPayment(other.actor, p.reference))).toBe("not_found");
   });
 });
+
+describe("amounts", () => {
+  it("accept at most 2 decimals, exactly", () => {
+    const parse = (amount: number) => InitializePaymentInput.safeParse({ amount, policyId: "p", email: "a@b.test" });
+    expect(parse(150).success).toBe(true);
+    expect(parse(150.5).success).toBe(true);
+    expect(parse(0.01).success).toBe(true);
+    for (const bad of [150.001, 150.000000001, 0, -1, 1e-7, Number.MAX_SAFE_INTEGER * 1e6])
+      expect(parse(bad).success, String(bad)).toBe(false);
+  });
+});

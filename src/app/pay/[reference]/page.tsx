@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Logo } from "@/components/logo";
 import { displayMoney } from "@/lib/money";
@@ -11,14 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function PayPage({ params }: { params: Promise<{ reference: string }> }) {
   const { reference } = await params;
   const checkout = await getCheckout(reference);
-  if (!checkout) {
-    return (
-      <Frame>
-        <h1 className="text-xl font-semibold">Payment not found</h1>
-        <p className="mt-2 text-sm text-slate-600">This payment link is not valid. Ask the business for a new one.</p>
-      </Frame>
-    );
-  }
+  if (!checkout) notFound();
   return (
     <Frame>
       <p className="text-sm text-slate-500">{checkout.business.name}</p>

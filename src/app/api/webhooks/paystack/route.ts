@@ -12,7 +12,12 @@ export async function POST(request: Request) {
   if (!verifyPaystackSignature(env.PAYSTACK_SECRET_KEY, raw, request.headers.get("x-paystack-signature"))) {
     return new Response(null, { status: 401 });
   }
-  const event = JSON.parse(raw) as { event?: string; data?: { reference?: string } };
+  let event: { event?: string; data?: { reference?: string } };
+  try {
+    event = JSON.parse(raw);
+  } catch {
+    return new Response(null, { status: 400 });
+  }
   if ((event.event === "charge.success" || event.event === "charge.failed") && event.data?.reference) {
     // The payload is only a hint: the outcome is confirmed with Paystack's verify API.
     await settleReference(event.data.reference).catch((err) => logger.error({ err }, "paystack webhook settle failed"));

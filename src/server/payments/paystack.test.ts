@@ -1,0 +1,503 @@
+// The Paystack provider against a local fake of Paystack's REST API: the
+// provider's own calls, the webhook signature, and the whole path — initialize
+// on Paystack, its signed webhook (or a verify call) settles the payment.
+//
+// The app reads its environment once (src/server/env.ts caches it on
+// globalThis), so PAYSTACK_* are stubbed and the cache dropped BEFORE any app
+// module is imported: every app import below is dynamic. Vitest runs each test
+// file in its own forked worker (pool "forks", isolated), so this stays here.
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+const SECRET = "sk_test_coverdesk_fake_0123456789abcdef";
+
+// ---------- the fake Paystack ----------
+
+interface FakeTransaction {
+  reference: string;
+  email: string;
+  amount: string;
+  currency: string;
+  callbackUrl?: string;
+  /** What verify answers: Paystack's statuses. */
+  status: "success" | "failed" | "abandoned" | "ongoing";
+  /** Overrides the amount verify reports (a tampered or partial charge). */
+  reportedAmount?: number;
+}
+
+/** The fake refuses to initialize a charge for this customer. */
+const REFUSED_EMAIL = "refused@example.test";
+
+const fake = {
+  transactions: new Map<string, FakeTransaction>(),
+  requests: [] as { method: string; path: string; authorization: string | undefined; body: unknown }[],
+};
+
+function send(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+const server = http.createServer((req, res) => {
+  let raw = "";
+  req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
+  req.on("end", () => {
+    const path = req.url ?? "";
+    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
+    fake.requests.push({ method: req.method ?? "", path, authorization: req.headers.authorization, body });
+    if (req.headers.authorization !== `Bearer ${SECRET}`) {
+      return send(res, 401, { status: false, message: "Invalid key" });
+    }
+    if (req.method === "POST" && path === "/transaction/initialize") {
+      const b = body as { email: string; amount: string; currency: string; reference: string; callback_url?: string };
+      if (b.email === REFUSED_EMAIL) return send(res, 400, { status: false, message: "Invalid email address passed" });
+      fake.transactions.set(b.reference, {
+        reference: b.reference,
+        email: b.email,
+        amount: b.amount,
+        currency: b.currency,
+        callbackUrl: b.callback_url,
+        status: "ongoing",
+      });
+      return send(res, 200, {
+        status: true,
+        message: "Authorization URL created",
+        data: {
+          authorization_url: `https://checkout.paystack.test/${b.reference}`,
+          access_code: `ac_${b.reference}`,
+          reference: b.reference,
+        },
+      });
+    }
+    const verify = /^\/transaction\/verify\/([^/]+)$/.exec(path);
+    if (req.method === "GET" && verify) {
+      const t = fake.transactions.get(decodeURIComponent(verify[1]!));
+      if (!t) return send(res, 400, { status: false, message: "Transaction reference not found" });
+      return send(res, 200, {
+        status: true,
+        message: "Verification successful",
+        data: { status: t.status, reference: t.reference, amount: t.reportedAmount ?? Number(t.amount), currency: t.currency },
+      });
+    }
+    send(res, 404, { status: false, message: "Not found" });
+  });
+});
+
+/** Marks a transaction on the fake as the customer left it on Paystack's page. */
+function charge(reference: string, status: FakeTransaction["status"], reportedAmount?: number) {
+  const t = fake.transactions.get(reference);
+  if (!t) throw new Error(`the fake has no transaction ${reference}`);
+  Object.assign(t, { status, reportedAmount });
+}
+
+const verifyCalls = (reference: string) =>
+  fake.requests.filter((r) => r.method === "GET" && r.path === `/transaction/verify/${reference}`).length;
+
+// ---------- the app, loaded after the environment is set ----------
+
+let baseUrl = "";
+let app: {
+  provider: typeof import("./provider");
+  service: typeof import("./service");
+  checkout: typeof import("./checkout");
+  schemas: typeof import("./schemas");
+  policies: typeof import("@/server/policies/service");
+  policySchemas: typeof import("@/server/policies/schemas");
+  fixtures: typeof import("@/test/fixtures");
+  db: typeof import("@/server/db/client").db;
+  errors: typeof import("@/server/errors");
+  webhook: typeof import("@/app/api/webhooks/paystack/route");
+};
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  vi.stubEnv("PAYSTACK_SECRET_KEY", SECRET);
+  vi.stubEnv("PAYSTACK_BASE_URL", baseUrl);
+  delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
+  app = {
+    provider: await import("./provider"),
+    service: await import("./service"),
+    checkout: await import("./checkout"),
+    schemas: await import("./schemas"),
+    policies: await import("@/server/policies/service"),
+    policySchemas: await import("@/server/policies/schemas"),
+    fixtures: await import("@/test/fixtures"),
+    db: (await import("@/server/db/client")).db,
+    errors: await import("@/server/errors"),
+    webhook: await import("@/app/api/webhooks/paystack/route"),
+  };
+  // The environment really is the stubbed one (not a cache from elsewhere).
+  const { env } = await import("@/server/env");
+  expect(env.PAYSTACK_SECRET_KEY).toBe(SECRET);
+  expect(env.PAYSTACK_BASE_URL).toBe(baseUrl);
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+async function codeOf(p: Promise<unknown>) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(app.errors.AppError);
+  return (err as InstanceType<typeof app.errors.AppError>).code;
+}
+
+const sign = (body: string, secret = SECRET) => crypto.createHmac("sha512", secret).update(body).digest("hex");
+
+/** Paystack's webhook as the route handler receives it. */
+function webhookRequest(payload: unknown, signature: string | null | ((raw: string) => string) = (raw) => sign(raw)) {
+  const raw = JSON.stringify(payload);
+  const headers = new Headers({ "Content-Type": "application/json" });
+  const sig = typeof signature === "function" ? signature(raw) : signature;
+  if (sig !== null) headers.set("x-paystack-signature", sig);
+  return new Request("http://127.0.0.1/api/webhooks/paystack", { method: "POST", headers, body: raw });
+}
+
+/** An organization selling a policy, and a pending Paystack payment for it. */
+async function pendingPayment(price = "1000.00", email = "ada@example.test") {
+  const { actor, org } = await app.fixtures.ownerWithOrganization();
+  const policy = await app.policies.createPolicy(
+    actor,
+    app.policySchemas.CreatePolicyInput.parse({ name: "Shop cover", type: "business", duration: "yearly", price }),
+  );
+  const payment = await app.service.initializePayment(
+    actor,
+    app.schemas.InitializePaymentInput.parse({ amount: Number(price), policyId: policy.id, email }),
+  );
+  return { actor, org, policy, payment };
+}
+
+/** Everything a settlement writes, for "nothing changed" checks. */
+async function moneyState(organizationId: string) {
+  const { db } = app;
+  return {
+    payments: await db.payment.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } }),
+    ledger: await db.ledgerTransaction.count({ where: { organizationId } }),
+    coverages: await db.coverage.count({ where: { organizationId } }),
+    events: await db.event.count({ where: { organizationId } }),
+  };
+}
+
+// ---------- the provider itself ----------
+
+describe("paystackProvider", () => {
+  it("initialize posts the amount in minor units with the secret key and answers Paystack's checkout URL", async () => {
+    const provider = app.provider.paystackProvider(SECRET, baseUrl);
+    expect(provider.name).toBe("paystack");
+    const out = await provider.initialize({
+      reference: "cdp_direct_1",
+      amountMinor: 1_500_050n,
+      currency: "NGN",
+      email: "bola@example.test",
+      callbackUrl: "https://shop.example.test/done",
+    });
+    expect(out).toEqual({ authorizationUrl: "https://checkout.paystack.test/cdp_direct_1" });
+    expect(fake.requests).toEqual([
+      {
+        method: "POST",
+        path: "/transaction/initialize",
+        authorization: `Bearer ${SECRET}`,
+        body: {
+          email: "bola@example.test",
+          amount: "1500050",
+          currency: "NGN",
+          reference: "cdp_direct_1",
+          callback_url: "https://shop.example.test/done",
+        },
+      },
+    ]);
+    // Without a callback URL none is sent.
+    await provider.initialize({ reference: "cdp_direct_2", amountMinor: 100n, currency: "NGN", email: "c@example.test" });
+    expect(fake.requests[1]!.body).toEqual({
+      email: "c@example.test",
+      amount: "100",
+      currency: "NGN",
+      reference: "cdp_direct_2",
+    });
+  });
+
+  it("verify maps Paystack's statuses and reports the charged amount in minor units", async () => {
+    const provider = app.provider.paystackProvider(SECRET, baseUrl);
+    await provider.initialize({ reference: "cdp_verify_1", amountMinor: 25_000n, currency: "NGN", email: "d@example.test" });
+    const cases: [FakeTransaction["status"], "pending" | "success" | "failed"][] = [
+      ["ongoing", "pending"],
+      ["success", "success"],
+      ["failed", "failed"],
+      ["abandoned", "failed"],
+    ];
+    for (const [paystack, ours] of cases) {
+      charge("cdp_verify_1", paystack);
+      expect(await provider.verify("cdp_verify_1"), paystack).toEqual({ status: ours, amountMinor: 25_000n });
+    }
+    expect(fake.requests.at(-1)).toMatchObject({ method: "GET", authorization: `Bearer ${SECRET}`, body: null });
+  });
+
+  it("a refused request (wrong key, unknown reference) is a provider_error (502)", async () => {
+    const wrongKey = app.provider.paystackProvider("sk_test_wrong", baseUrl);
+    const err = await wrongKey
+      .initialize({ reference: "cdp_x", amountMinor: 100n, currency: "NGN", email: "e@example.test" })
+      .then(
+        () => null,
+        (e: unknown) => e as InstanceType<typeof app.errors.AppError>,
+      );
+    expect(err).toBeInstanceOf(app.errors.AppError);
+    expect(err).toMatchObject({ code: "provider_error", status: 502 });
+    expect(err?.message).toContain("Invalid key");
+    expect(fake.transactions.has("cdp_x")).toBe(false);
+
+    const provider = app.provider.paystackProvider(SECRET, baseUrl);
+    expect(await codeOf(provider.verify("cdp_never_initialized"))).toBe("provider_error");
+    expect(await codeOf(wrongKey.verify("cdp_direct_1"))).toBe("provider_error");
+  });
+
+  it("an unreachable Paystack is a provider_error too", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const provider = app.provider.paystackProvider(SECRET, `http://127.0.0.1:${port}`);
+    await expect(provider.verify("cdp_y")).rejects.toThrow();
+  });
+
+  it("activeProvider is Paystack when PAYSTACK_SECRET_KEY is set", () => {
+    expect(app.provider.activeProvider().name).toBe("paystack");
+  });
+});
+
+describe("verifyPaystackSignature", () => {
+  const body = JSON.stringify({ event: "charge.success", data: { reference: "cdp_sig" } });
+  const good = sign(body);
+
+  it("accepts the hex HMAC-SHA512 of the raw body under the secret key", () => {
+    expect(good).toMatch(/^[0-9a-f]{128}$/);
+    expect(app.provider.verifyPaystackSignature(SECRET, body, good)).toBe(true);
+  });
+
+  const refused: [string, string, string | null][] = [
+    ["a missing signature", body, null],
+    ["an empty signature", body, ""],
+    ["a signature under another secret", body, sign(body, "sk_test_other")],
+    ["a signature of another body", `${body} `, good],
+    ["an upper-case hex signature", body, good.toUpperCase()],
+    ["a truncated signature", body, good.slice(0, 64)],
+    ["a SHA-256 signature", body, crypto.createHmac("sha256", SECRET).update(body).digest("hex")],
+    ["a base64 signature", body, crypto.createHmac("sha512", SECRET).update(body).digest("base64")],
+  ];
+  for (const [label, raw, signature] of refused) {
+    it(`refuses ${label}`, () => {
+      expect(app.provider.verifyPaystackSignature(SECRET, raw, signature)).toBe(false);
+    });
+  }
+});
+
+// ---------- the whole path through the app ----------
+
+describe("a payment on Paystack", () => {
+  it("initialize registers the payment with Paystack and answers Paystack's checkout URL", async () => {
+    const { payment, policy, org } = await pendingPayment("1000.00", "Ada@Example.test");
+    expect(payment).toMatchObject({
+      status: "pending",
+      amount: "1000.00",
+      currency: "NGN",
+      policyId: policy.id,
+      email: "ada@example.test",
+      paidAt: null,
+      authorizationUrl: `https://checkout.paystack.test/${payment.reference}`,
+    });
+    const row = await app.db.payment.findUniqueOrThrow({ where: { reference: payment.reference } });
+    expect(row).toMatchObject({ provider: "paystack", organizationId: org.id, amountMinor: 100_000n });
+    expect(fake.transactions.get(payment.reference)).toMatchObject({
+      amount: "100000",
+      currency: "NGN",
+      email: "ada@example.test",
+    });
+  });
+
+  it("Paystack refusing the initialize creates no payment", async () => {
+    const { actor, org } = await app.fixtures.ownerWithOrganization();
+    const policy = await app.policies.createPolicy(
+      actor,
+      app.policySchemas.CreatePolicyInput.parse({ name: "P", type: "business", duration: "yearly", price: "10" }),
+    );
+    expect(
+      await codeOf(
+        app.service.initializePayment(
+          actor,
+          app.schemas.InitializePaymentInput.parse({ amount: 10, policyId: policy.id, email: REFUSED_EMAIL }),
+        ),
+      ),
+    ).toBe("provider_error");
+    expect(fake.requests.map((r) => r.path)).toEqual(["/transaction/initialize"]);
+    expect(await app.db.payment.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+
+  it("charge.success webhook, confirmed with verify: payment success, ledger credit and fee, coverage, events", async () => {
+    const { payment, org, policy } = await pendingPayment("1000.00");
+    charge(payment.reference, "success");
+    const res = await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }));
+    expect(res.status).toBe(200);
+    expect(verifyCalls(payment.reference)).toBe(1);
+
+    const row = await app.db.payment.findUniqueOrThrow({ where: { reference: payment.reference } });
+    expect(row.status).toBe("success");
+    expect(row.paidAt).toBeInstanceOf(Date);
+
+    const ledger = await app.db.ledgerTransaction.findMany({ where: { organizationId: org.id }, orderBy: { type: "asc" } });
+    expect(ledger.map((l) => [l.type, l.amountMinor, l.reference, l.policyId])).toEqual([
+      ["payment", 100_000n, payment.reference, policy.id],
+      ["fee", -1_500n, payment.reference, policy.id],
+    ]);
+
+    const coverage = await app.db.coverage.findFirstOrThrow({ where: { organizationId: org.id } });
+    expect(coverage).toMatchObject({ policyId: policy.id, customerEmail: "ada@example.test", renewalCount: 0 });
+    const expectedEnd = new Date(coverage.startsAt);
+    expectedEnd.setUTCFullYear(expectedEnd.getUTCFullYear() + 1);
+    expect(coverage.endsAt.toISOString()).toBe(expectedEnd.toISOString());
+
+    const events = await app.db.event.findMany({ where: { organizationId: org.id }, orderBy: { type: "asc" } });
+    expect(events.map((e) => e.type)).toEqual(["payment.completed", "policy.purchased"]);
+    expect(events[0]!.data).toMatchObject({ reference: payment.reference, status: "success", amount: "1000.00" });
+
+    const verified = await app.service.verifyPayment(await orgActor(org.id), payment.reference);
+    expect(verified).toMatchObject({ status: "success", coverage: { id: coverage.id, status: "active", renewalCount: 0 } });
+  });
+
+  it("the same webhook delivered again settles nothing twice", async () => {
+    const { payment, org } = await pendingPayment("250.00");
+    charge(payment.reference, "success");
+    const payload = { event: "charge.success", data: { reference: payment.reference } };
+    for (let i = 0; i < 3; i++) expect((await app.webhook.POST(webhookRequest(payload))).status).toBe(200);
+    const deliveries = await Promise.all(Array.from({ length: 5 }, () => app.webhook.POST(webhookRequest(payload))));
+    expect(deliveries.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await app.db.ledgerTransaction.count({ where: { organizationId: org.id, type: "payment" } })).toBe(1);
+    expect(await app.db.event.count({ where: { organizationId: org.id, type: "payment.completed" } })).toBe(1);
+    expect(await app.db.coverage.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+
+  const badSignatures: [string, string | null | ((raw: string) => string)][] = [
+    ["no signature", null],
+    ["a signature under another secret", (raw) => sign(raw, "sk_test_attacker")],
+    ["a signature of another body", () => sign("{}")],
+    ["garbage", "not-a-signature"],
+  ];
+  for (const [label, signature] of badSignatures) {
+    it(`a webhook with ${label} → 401 and nothing changes (Paystack is not even asked)`, async () => {
+      const { payment, org } = await pendingPayment("500.00");
+      charge(payment.reference, "success");
+      const before = await moneyState(org.id);
+      const res = await app.webhook.POST(
+        webhookRequest({ event: "charge.success", data: { reference: payment.reference } }, signature),
+      );
+      expect(res.status).toBe(401);
+      expect(verifyCalls(payment.reference)).toBe(0);
+      expect(await moneyState(org.id)).toEqual(before);
+      expect(before.payments.map((p) => p.status)).toEqual(["pending"]);
+    });
+  }
+
+  it("the webhook payload is only a hint: if Paystack's verify says not paid, the payment stays pending", async () => {
+    const { payment, org } = await pendingPayment();
+    const before = await moneyState(org.id);
+    // The fake still has the transaction "ongoing".
+    const res = await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }));
+    expect(res.status).toBe(200);
+    expect(verifyCalls(payment.reference)).toBe(1);
+    expect(await moneyState(org.id)).toEqual(before);
+  });
+
+  it("a charge of another amount than asked is never credited", async () => {
+    const { payment, org } = await pendingPayment("1000.00");
+    charge(payment.reference, "success", 100); // 1.00 instead of 1000.00
+    const before = await moneyState(org.id);
+    expect(
+      (await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }))).status,
+    ).toBe(200);
+    expect(await moneyState(org.id)).toEqual(before);
+  });
+
+  it("charge.failed confirmed by verify fails the payment, with no money and no coverage", async () => {
+    const { payment, org } = await pendingPayment();
+    charge(payment.reference, "failed");
+    expect(
+      (await app.webhook.POST(webhookRequest({ event: "charge.failed", data: { reference: payment.reference } }))).status,
+    ).toBe(200);
+    const after = await moneyState(org.id);
+    expect(after).toMatchObject({ ledger: 0, coverages: 0, events: 0 });
+    expect(after.payments.map((p) => [p.status, p.paidAt])).toEqual([["failed", null]]);
+  });
+
+  it("other events and unknown references are acknowledged and ignored", async () => {
+    const { payment, org } = await pendingPayment();
+    charge(payment.reference, "success");
+    const before = await moneyState(org.id);
+    for (const payload of [
+      { event: "transfer.success", data: { reference: payment.reference } },
+      { event: "charge.success", data: {} },
+      { event: "charge.success", data: { reference: "cdp_unknown_reference" } },
+    ]) {
+      expect((await app.webhook.POST(webhookRequest(payload))).status, JSON.stringify(payload)).toBe(200);
+    }
+    expect(verifyCalls(payment.reference)).toBe(0);
+    expect(await moneyState(org.id)).toEqual(before);
+  });
+
+  it("verifyPayment on a pending Paystack payment asks Paystack and settles it", async () => {
+    const { payment, org, actor, policy } = await pendingPayment("300.00");
+    // Still ongoing on Paystack: pending, nothing written.
+    expect(await app.service.verifyPayment(actor, payment.reference)).toMatchObject({ status: "pending", coverage: null });
+    expect(verifyCalls(payment.reference)).toBe(1);
+
+    charge(payment.reference, "success");
+    const verified = await app.service.verifyPayment(actor, payment.reference);
+    expect(verifyCalls(payment.reference)).toBe(2);
+    expect(verified).toMatchObject({
+      reference: payment.reference,
+      status: "success",
+      amount: "300.00",
+      coverage: { policyId: policy.id, customerEmail: "ada@example.test", status: "active", renewalCount: 0 },
+    });
+    expect(verified.paidAt).not.toBeNull();
+    const ledger = await app.db.ledgerTransaction.findMany({ where: { organizationId: org.id }, orderBy: { type: "asc" } });
+    expect(ledger.map((l) => [l.type, l.amountMinor])).toEqual([
+      ["payment", 30_000n],
+      ["fee", -450n],
+    ]);
+
+    // Settled: Paystack is not asked again, and a late webhook changes nothing.
+    await app.service.verifyPayment(actor, payment.reference);
+    expect(verifyCalls(payment.reference)).toBe(2);
+    const before = await moneyState(org.id);
+    await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }));
+    expect(await moneyState(org.id)).toEqual(before);
+  });
+
+  it("the sandbox checkout refuses a Paystack payment (it is paid on Paystack's page)", async () => {
+    const { payment, org } = await pendingPayment();
+    const before = await moneyState(org.id);
+    const card = app.schemas.CheckoutInput.parse({
+      cardNumber: app.checkout.SANDBOX_CARDS.success,
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 2,
+      cvc: "123",
+    });
+    expect(await codeOf(app.checkout.payWithCard(payment.reference, card))).toBe("invalid_state");
+    expect(await moneyState(org.id)).toEqual(before);
+  });
+});
+
+/** The owner's actor of an organization (for verifyPayment). */
+async function orgActor(organizationId: string) {
+  const owner = await app.db.member.findFirstOrThrow({ where: { organizationId, role: "OWNER" } });
+  return { organizationId, userId: owner.userId, role: "OWNER" as const };
+}
