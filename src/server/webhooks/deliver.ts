@@ -30,6 +30,15 @@ export interface Outcome {
   retryAfterS: number | null;
 }
 
+/** Retry-After as seconds, or an HTTP date. */
+function retryAfterSeconds(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : null;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
 export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promise<Outcome> {
   const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
   const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body);
@@ -50,7 +59,7 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
     const text = await res.text().catch(() => "");
     const durationMs = Math.round(performance.now() - started);
     const ok = res.status >= 200 && res.status < 300;
-    const retryAfter = Number(res.headers.get("retry-after"));
+    const retryAfter = retryAfterSeconds(res.headers.get("retry-after"));
     return {
       ...base,
       ok,
@@ -59,7 +68,7 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
       error: ok ? null : res.status >= 300 && res.status < 400 ? `Redirect (${res.status}) not followed` : `HTTP ${res.status}`,
       responseExcerpt: Buffer.from(text).subarray(0, EXCERPT_BYTES).toString("utf8"),
       gone: res.status === 410,
-      retryAfterS: res.status === 429 && Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null,
+      retryAfterS: res.status === 429 ? retryAfter : null,
     };
   } catch (err) {
     const durationMs = Math.round(performance.now() - started);

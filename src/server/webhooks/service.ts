@@ -2,7 +2,7 @@
 // manual retries.
 import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "@/generated/prisma/client";
 import { assertCan, type Actor } from "@/server/actor";
-import { db } from "@/server/db/client";
+import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { newEventId } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
@@ -139,7 +139,20 @@ export async function sendTestEvent(actor: Actor, id: string): Promise<WebhookDe
     },
   });
   const outcome = await sendOnce(webhook, event);
-  return toDelivery(await db.$transaction((tx) => logAttempt(tx, webhook, event, 1, outcome, null)));
+  return toDelivery(
+    await db.$transaction(async (tx) => {
+      if (outcome.gone) await disableGone(tx, webhook.id);
+      return logAttempt(tx, webhook, event, 1, outcome, null);
+    }),
+  );
+}
+
+/** SPEC §6: a receiver that answers 410 Gone gets nothing more. */
+function disableGone(tx: Tx, webhookId: string) {
+  return tx.webhook.update({
+    where: { id: webhookId },
+    data: { status: "disabled", disabledReason: "The receiver answered 410 Gone" },
+  });
 }
 
 /** Sends a logged delivery's event to its webhook again, now, as a new attempt. */
@@ -159,7 +172,20 @@ export async function retryDelivery(actor: Actor, deliveryId: string): Promise<W
         where: { webhookId: delivery.webhookId, eventId: event.id },
         _max: { attempt: true },
       });
-      return logAttempt(tx, delivery.webhook, event, (last._max.attempt ?? 0) + 1, outcome, null);
+      const attempt = (last._max.attempt ?? 0) + 1;
+      const task = { webhookId: delivery.webhookId, eventId: event.id };
+      if (outcome.ok || outcome.gone) {
+        // Delivered (or refused for good): the automatic retries of this event end here.
+        await tx.webhookTask.deleteMany({ where: task });
+      } else {
+        // Keep the worker's numbering after this attempt.
+        await tx.webhookTask.updateMany({
+          where: { ...task, nextAttempt: { lte: attempt } },
+          data: { nextAttempt: attempt + 1 },
+        });
+      }
+      if (outcome.gone) await disableGone(tx, delivery.webhookId);
+      return logAttempt(tx, delivery.webhook, event, attempt, outcome, null);
     }),
   );
 }

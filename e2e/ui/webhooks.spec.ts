@@ -1,0 +1,170 @@
+// The webhooks page: add an endpoint (a receiver this spec runs on
+// 127.0.0.1), keep its secret, send a test event and find it in the delivery
+// log with its signed request, retry it, disable and enable, delete. And the
+// same page at phone width. Needs WEBHOOK_ALLOW_PRIVATE_URLS=true on the app.
+import crypto from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import { unique } from "../support/api";
+import { startReceiver, type Receiver } from "../api/_helpers";
+
+const receivers: Receiver[] = [];
+test.afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+
+async function signUpAndOpenWebhooks(page: Page, { phone = false } = {}) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Your name").fill("Tunde Bakare");
+  await page.getByLabel("Business name").fill(`Hooks ${unique()} Ltd`);
+  await page.getByLabel("Work email").fill(`hooks-${unique()}@example.test`);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome, Tunde" })).toBeVisible();
+  if (phone) {
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Webhooks" }).click();
+  } else {
+    await page.getByRole("link", { name: "Webhooks" }).first().click();
+  }
+  await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+}
+
+/** Adds an endpoint with the default events; answers the secret shown once. */
+async function addEndpoint(page: Page, url: string) {
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a webhook endpoint" });
+  await dialog.getByLabel("Endpoint URL").fill(url);
+  for (const event of ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"]) {
+    await expect(dialog.getByRole("checkbox", { name: event })).toBeChecked();
+  }
+  await dialog.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = page.getByTestId("webhook-secret");
+  await expect(secret).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  return (await secret.textContent())!;
+}
+
+const noHorizontalOverflow = async (page: Page, width: number) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+test("add a webhook, send a test event, see it in the log, retry, disable, delete", async ({ page }) => {
+  const rx = await startReceiver();
+  receivers.push(rx);
+  await signUpAndOpenWebhooks(page);
+
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
+  await expect(page.getByText("No deliveries yet")).toBeVisible();
+  await page.screenshot({ path: "test-results/screens/webhooks-empty-1280.png", fullPage: true });
+
+  // Field errors before anything is sent.
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const form = page.getByRole("dialog", { name: "Add a webhook endpoint" });
+  await form.getByLabel("Endpoint URL").fill("ftp://example.com/hooks");
+  await form.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(form.getByText("must be an http(s) URL")).toBeVisible();
+  await form.getByRole("button", { name: "Cancel" }).click();
+
+  const secret = await addEndpoint(page, rx.url);
+  await expect(page.getByRole("dialog", { name: "Copy your signing secret" })).toContainText("only time it is shown");
+  await page.screenshot({ path: "test-results/screens/webhooks-secret-1280.png" });
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("webhook-secret")).toHaveCount(0);
+
+  const row = page.getByTestId("webhook-row").filter({ hasText: rx.url });
+  await expect(row).toContainText("enabled");
+  for (const event of ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"]) {
+    await expect(row).toContainText(event);
+  }
+  await expect(page.getByText("No endpoints yet")).toHaveCount(0);
+
+  // A test event: delivered, and signed so that the receiver can check it.
+  await row.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByText("Test event delivered (HTTP 200)")).toBeVisible();
+  expect(rx.requests).toHaveLength(1);
+  const ping = rx.requests[0]!;
+  const body = new StandardWebhook(secret).verify(ping.body, ping.headers) as { id: string; type: string };
+  expect(body.type).toBe("ping");
+  expect(ping.headers["x-coverdesk-signature"]).toBe(crypto.createHmac("sha256", secret).update(ping.body).digest("hex"));
+
+  const log = page.getByRole("region", { name: "Delivery log" });
+  const pingRow = log.getByRole("row").filter({ hasText: "ping" });
+  await expect(pingRow).toHaveCount(1);
+  await expect(pingRow).toContainText("attempt 1");
+  await expect(pingRow).toContainText("succeeded");
+  await expect(pingRow).toContainText("HTTP 200");
+  await page.screenshot({ path: "test-results/screens/webhooks-log-1280.png", fullPage: true });
+
+  // The attempt's details: the signed request as sent.
+  await pingRow.getByRole("button", { name: "Details" }).click();
+  const detail = page.getByRole("dialog", { name: "Delivery" });
+  await expect(detail).toContainText(`ping → ${rx.url}`);
+  await expect(detail).toContainText(`webhook-id: ${body.id}`);
+  await expect(detail).toContainText(`webhook-signature: ${ping.headers["webhook-signature"]}`);
+  await expect(detail).toContainText(`X-Coverdesk-Signature: ${ping.headers["x-coverdesk-signature"]}`);
+  await expect(detail).toContainText(ping.body);
+  const attempts = detail.getByRole("list", { name: "Attempts" }).getByRole("listitem");
+  await expect(attempts).toHaveCount(1);
+  await page.screenshot({ path: "test-results/screens/webhooks-detail-1280.png" });
+
+  // Retry now: the same event again, as attempt 2.
+  await detail.getByRole("button", { name: "Retry now" }).click();
+  await expect(page.getByText("Delivered", { exact: true })).toBeVisible();
+  await expect(attempts).toHaveCount(2);
+  await expect(attempts.nth(1)).toContainText("#2");
+  await expect(attempts.nth(1)).toContainText("succeeded");
+  expect(rx.requests.map((r) => r.headers["webhook-id"])).toEqual([body.id, body.id]);
+  await detail.getByRole("button", { name: "Close" }).click();
+  await expect(log.getByRole("row").filter({ hasText: "attempt 2" })).toContainText("succeeded");
+  await expect(log.getByRole("row").filter({ hasText: "ping" })).toHaveCount(2);
+
+  // The business's own switch.
+  await row.getByRole("button", { name: "Disable" }).click();
+  await expect(row).toContainText("disabled");
+  await expect(row).toContainText("Disabled by the business");
+  await row.getByRole("button", { name: "Enable" }).click();
+  await expect(row).toContainText("enabled");
+  await expect(row).not.toContainText("Disabled by the business");
+
+  // Delete asks first; cancelling keeps it.
+  await row.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("Delete this endpoint?");
+  await expect(confirm).toContainText(rx.url);
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(row).toBeVisible();
+  await row.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete endpoint" }).click();
+  await expect(page.getByText("Webhook deleted")).toBeVisible();
+  await expect(page.getByTestId("webhook-row")).toHaveCount(0);
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
+  await expect(page.getByText("No deliveries yet")).toBeVisible();
+  expect(rx.requests).toHaveLength(2);
+});
+
+test("the webhooks page works at phone width", async ({ page }) => {
+  const rx = await startReceiver();
+  receivers.push(rx);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUpAndOpenWebhooks(page, { phone: true });
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
+  await noHorizontalOverflow(page, 390);
+  await page.screenshot({ path: "test-results/screens/webhooks-empty-390.png", fullPage: true });
+
+  await addEndpoint(page, rx.url);
+  await page.screenshot({ path: "test-results/screens/webhooks-secret-390.png" });
+  await page.getByRole("button", { name: "I have stored it" }).click();
+
+  const row = page.getByTestId("webhook-row").filter({ hasText: rx.url });
+  await row.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByText("Test event delivered (HTTP 200)")).toBeVisible();
+  const pingRow = page.getByRole("region", { name: "Delivery log" }).getByRole("row").filter({ hasText: "ping" });
+  await expect(pingRow).toContainText("succeeded");
+  await noHorizontalOverflow(page, 390);
+  await page.screenshot({ path: "test-results/screens/webhooks-log-390.png", fullPage: true });
+
+  await pingRow.getByRole("button", { name: "Details" }).click();
+  const detail = page.getByRole("dialog", { name: "Delivery" });
+  await expect(detail).toContainText("webhook-signature: v1,");
+  await noHorizontalOverflow(page, 390);
+  await page.screenshot({ path: "test-results/screens/webhooks-detail-390.png" });
+});

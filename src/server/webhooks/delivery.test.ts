@@ -1,0 +1,533 @@
+// Webhook delivery end to end, in-process: real events from the services, the
+// worker driven by hand, and real HTTP receivers on 127.0.0.1 (no mocks).
+// Receivers verify both signatures — the source's hex HMAC with node:crypto and
+// Standard Webhooks with the `standardwebhooks` package.
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+// Before any app module loads (env.ts parses process.env once): local receivers
+// allowed, retries due at once, a short timeout.
+vi.hoisted(() => {
+  vi.stubEnv("WEBHOOK_ALLOW_PRIVATE_URLS", "true");
+  vi.stubEnv("WEBHOOK_RETRY_SCHEDULE", "0,0,0");
+  vi.stubEnv("WEBHOOK_TIMEOUT_MS", "500");
+  delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
+});
+
+import type { Actor } from "@/server/actor";
+import { CreateClaimInput } from "@/server/claims/schemas";
+import { submitClaim } from "@/server/claims/service";
+import { connectDatabase, db } from "@/server/db/client";
+import { env } from "@/server/env";
+import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
+import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { initializePayment } from "@/server/payments/service";
+import { CreatePolicyInput } from "@/server/policies/schemas";
+import { createPolicy } from "@/server/policies/service";
+import { ownerWithOrganization } from "@/test/fixtures";
+import { CreateWebhookInput, type WebhookDelivery } from "./schemas";
+import { createWebhook, getDelivery, listDeliveries, retryDelivery, sendTestEvent, setWebhookStatus } from "./service";
+import { dispatchEvents, runDueTasks, workOnce } from "./worker";
+
+// ---------- a local receiver ----------
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number } | "hang";
+
+const open: { close(): Promise<void> }[] = [];
+
+/** An HTTP server on a random 127.0.0.1 port; `reply(n)` answers the n-th request (1-based). */
+async function receiver(reply: (n: number) => Reply = () => ({ status: 200, body: "ok" })) {
+  const requests: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      const r = reply(requests.length);
+      if (r === "hang") return; // never answers
+      setTimeout(() => res.writeHead(r.status, r.headers).end(r.body ?? ""), r.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const handle = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/coverdesk/hooks`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  open.push(handle);
+  return handle;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((r) => r.close()));
+});
+
+// ---------- signatures, as a receiver checks them ----------
+
+function hexSignatureValid(secret: string, r: Received) {
+  const expected = Buffer.from(crypto.createHmac("sha256", secret).update(r.body).digest("hex"));
+  const given = Buffer.from(String(r.headers["x-coverdesk-signature"]));
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** Standard Webhooks verification; a custom secret's key is its UTF-8 bytes, which the package takes as base64. */
+function standardVerify(secret: string, r: Received, body = r.body) {
+  const key = secret.startsWith("whsec_") ? secret : `whsec_${Buffer.from(secret, "utf8").toString("base64")}`;
+  return new StandardWebhook(key).verify(body, r.headers as Record<string, string>);
+}
+
+// ---------- the shop behind the events ----------
+
+async function shop() {
+  const { actor, org } = await ownerWithOrganization();
+  const policy = await createPolicy(
+    actor,
+    CreatePolicyInput.parse({ name: "Office contents", type: "property", duration: "yearly", price: "150.00" }),
+  );
+  const claim = (description = "Laptop stolen from the front desk") =>
+    submitClaim(actor, CreateClaimInput.parse({ policyId: policy.id, type: "theft", description, amount: 5000 }));
+  const buy = async (email = "ada@example.test") => {
+    const payment = await initializePayment(actor, InitializePaymentInput.parse({ amount: 150, policyId: policy.id, email }));
+    const card = CheckoutInput.parse({
+      cardNumber: SANDBOX_CARDS.success,
+      expMonth: 12,
+      expYear: new Date().getUTCFullYear() + 2,
+      cvc: "123",
+    });
+    await payWithCard(payment.reference, card);
+    return payment;
+  };
+  return { actor, org, policy, claim, buy };
+}
+
+const hook = (actor: Actor, url: string, events: string[], secret?: string) =>
+  createWebhook(actor, CreateWebhookInput.parse({ url, events, secret }));
+
+/** The log of one webhook, oldest attempt first. */
+async function attemptsOf(actor: Actor, webhookId: string): Promise<WebhookDelivery[]> {
+  const page = await listDeliveries(actor, { limit: 100, webhookId });
+  return [...page.data].sort((a, b) => a.attempt - b.attempt || a.createdAt.localeCompare(b.createdAt));
+}
+
+const json = (r: Received) =>
+  JSON.parse(r.body) as { id: string; type: string; createdAt: string; data: Record<string, unknown> };
+
+beforeAll(async () => {
+  await connectDatabase(); // migrations run here, not inside the first test's time limit
+  // The stubs above took effect: without them these tests would prove nothing.
+  expect(env.WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
+  expect(env.WEBHOOK_RETRY_SCHEDULE).toEqual([0, 0, 0]);
+  expect(env.WEBHOOK_TIMEOUT_MS).toBe(500);
+});
+
+describe("what a receiver gets", () => {
+  it("claim.submitted: {id, type, createdAt, data}, signed both ways with a generated whsec_ secret", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver();
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+
+    const submitted = await claim();
+    const before = Math.floor(Date.now() / 1000);
+    await workOnce();
+
+    expect(rx.requests).toHaveLength(1);
+    const [req] = rx.requests as [Received];
+    const body = json(req);
+    expect(Object.keys(body)).toEqual(["id", "type", "createdAt", "data"]);
+    const event = await db.event.findUniqueOrThrow({ where: { id: body.id } });
+    expect(body).toEqual({ id: event.id, type: "claim.submitted", createdAt: event.createdAt.toISOString(), data: submitted });
+    expect(body.id).toMatch(/^evt_[A-Za-z0-9_-]{16}$/);
+
+    expect(req.headers["content-type"]).toBe("application/json");
+    expect(req.headers["x-coverdesk-event"]).toBe("claim.submitted");
+    expect(req.headers["x-coverdesk-signature"]).toMatch(/^[0-9a-f]{64}$/);
+    expect(hexSignatureValid(webhook.secret, req)).toBe(true);
+    expect(req.headers["webhook-id"]).toBe(body.id);
+    expect(Number(req.headers["webhook-timestamp"])).toBeGreaterThanOrEqual(before - 5);
+    expect(Number(req.headers["webhook-timestamp"])).toBeLessThanOrEqual(before + 5);
+    expect(req.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(standardVerify(webhook.secret, req)).toEqual(body);
+
+    // A receiver's checks fail for a tampered body or another secret.
+    const tampered = { ...req, body: req.body.replace('"theft"', '"fire"') };
+    expect(tampered.body).not.toBe(req.body);
+    expect(hexSignatureValid(webhook.secret, tampered)).toBe(false);
+    expect(() => standardVerify(webhook.secret, tampered)).toThrow(/signature/i);
+    expect(() => standardVerify(`whsec_${crypto.randomBytes(32).toString("base64")}`, req)).toThrow(/signature/i);
+
+    const [row, ...rest] = await attemptsOf(actor, webhook.id);
+    expect(rest).toEqual([]);
+    expect(row).toMatchObject({
+      webhookId: webhook.id,
+      eventId: body.id,
+      event: "claim.submitted",
+      attempt: 1,
+      status: "succeeded",
+      responseStatus: 200,
+      error: null,
+      nextRetryAt: null,
+    });
+    expect(row!.durationMs).toBeGreaterThanOrEqual(0);
+    expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
+    expect((await db.event.findUniqueOrThrow({ where: { id: body.id } })).dispatchedAt).toBeInstanceOf(Date);
+  });
+
+  it("payment.completed and policy.purchased, signed with a business's own secret (key = its UTF-8 bytes)", async () => {
+    const { actor, buy, policy } = await shop();
+    const rx = await receiver();
+    const secret = "our-own-signing-secret-ñ-2026";
+    const webhook = await hook(actor, rx.url, ["payment.completed", "policy.purchased"], secret);
+    expect(webhook.secret).toBe(secret);
+
+    const payment = await buy("ngozi@example.test");
+    await workOnce();
+
+    expect(rx.requests.map((r) => r.headers["x-coverdesk-event"]).sort()).toEqual(["payment.completed", "policy.purchased"]);
+    for (const req of rx.requests) {
+      expect(hexSignatureValid(secret, req)).toBe(true);
+      expect(standardVerify(secret, req)).toEqual(json(req));
+    }
+    const byType = Object.fromEntries(rx.requests.map((r) => [json(r).type, json(r).data]));
+    expect(byType["payment.completed"]).toMatchObject({
+      reference: payment.reference,
+      status: "success",
+      amount: "150.00",
+      currency: "NGN",
+      policyId: policy.id,
+      email: "ngozi@example.test",
+    });
+    expect(byType["policy.purchased"]).toMatchObject({
+      coverage: { policyId: policy.id, customerEmail: "ngozi@example.test", status: "active", renewalCount: 0 },
+      policy: { id: policy.id, name: "Office contents", duration: "yearly" },
+      payment: { reference: payment.reference, amount: "150.00", currency: "NGN" },
+    });
+    expect((await attemptsOf(actor, webhook.id)).map((d) => [d.event, d.attempt, d.status]).sort()).toEqual([
+      ["payment.completed", 1, "succeeded"],
+      ["policy.purchased", 1, "succeeded"],
+    ]);
+  });
+
+  it("only enabled webhooks of the same organization that subscribe to the event receive it", async () => {
+    const a = await shop();
+    const b = await shop();
+    const [subscribed, otherEvent, disabled, otherOrg] = await Promise.all([receiver(), receiver(), receiver(), receiver()]);
+    const hSubscribed = await hook(a.actor, subscribed.url, ["claim.submitted", "payment.completed"]);
+    await hook(a.actor, otherEvent.url, ["payment.completed", "policy.renewed"]);
+    const hDisabled = await hook(a.actor, disabled.url, ["claim.submitted"]);
+    await setWebhookStatus(a.actor, hDisabled.id, "disabled");
+    await hook(b.actor, otherOrg.url, ["claim.submitted"]);
+
+    const submitted = await a.claim();
+    await workOnce();
+
+    expect(subscribed.requests.map((r) => json(r).data.id)).toEqual([submitted.id]);
+    expect([otherEvent, disabled, otherOrg].map((r) => r.requests.length)).toEqual([0, 0, 0]);
+    expect((await listDeliveries(a.actor, { limit: 100 })).data.map((d) => d.webhookId)).toEqual([hSubscribed.id]);
+    expect((await listDeliveries(b.actor, { limit: 100 })).data).toEqual([]);
+  });
+
+  it("a webhook disabled after the event was fanned out gets nothing", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver();
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+    expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(1);
+
+    await setWebhookStatus(actor, webhook.id, "disabled");
+    await workOnce();
+    expect(rx.requests).toHaveLength(0);
+    expect(await attemptsOf(actor, webhook.id)).toEqual([]);
+    expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
+  });
+});
+
+describe("failures and retries", () => {
+  it("500 then 200: the event arrives twice with the same webhook-id; the log shows both attempts", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver((n) => (n === 1 ? { status: 500, body: "database down" } : { status: 200 }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    await workOnce();
+
+    expect(rx.requests).toHaveLength(2);
+    const [first, second] = rx.requests as [Received, Received];
+    expect(second.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    expect(second.body).toBe(first.body);
+    for (const req of rx.requests) expect(standardVerify(webhook.secret, req)).toEqual(json(first));
+
+    const log = await attemptsOf(actor, webhook.id);
+    expect(log.map((d) => [d.attempt, d.status, d.responseStatus, d.error])).toEqual([
+      [1, "failed", 500, "HTTP 500"],
+      [2, "succeeded", 200, null],
+    ]);
+    expect(log[0]!.nextRetryAt).not.toBeNull();
+    expect(log[1]!.nextRetryAt).toBeNull();
+    expect(new Set(log.map((d) => d.eventId))).toEqual(new Set([first.headers["webhook-id"]]));
+
+    // The detail drawer: the attempt's request, and every attempt of the event.
+    const detail = await getDelivery(actor, log[0]!.id);
+    expect(detail.requestBody).toBe(first.body);
+    expect(detail.requestHeaders["webhook-id"]).toBe(first.headers["webhook-id"]);
+    expect(detail.responseExcerpt).toBe("database down");
+    expect(detail.url).toBe(rx.url);
+    expect(detail.attempts.map((a) => [a.attempt, a.status])).toEqual([
+      [1, "failed"],
+      [2, "succeeded"],
+    ]);
+  });
+
+  it("stops after the schedule: attempts = schedule length + 1, the last without a next retry", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver(() => ({ status: 503 }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    await workOnce();
+    await workOnce();
+
+    expect(rx.requests).toHaveLength(env.WEBHOOK_RETRY_SCHEDULE.length + 1);
+    expect(new Set(rx.requests.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    const log = await attemptsOf(actor, webhook.id);
+    expect(log.map((d) => [d.attempt, d.status, d.responseStatus, d.nextRetryAt === null])).toEqual([
+      [1, "failed", 503, false],
+      [2, "failed", 503, false],
+      [3, "failed", 503, false],
+      [4, "failed", 503, true],
+    ]);
+    expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
+  });
+
+  it("410 Gone disables the webhook: no retry, and no later event is sent", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver(() => ({ status: 410, body: "gone" }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    await workOnce();
+
+    expect(rx.requests).toHaveLength(1);
+    const row = await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    expect(row.status).toBe("disabled");
+    expect(row.disabledReason).toMatch(/410/);
+    expect((await attemptsOf(actor, webhook.id)).map((d) => [d.attempt, d.status, d.responseStatus, d.nextRetryAt])).toEqual([
+      [1, "failed", 410, null],
+    ]);
+
+    await claim("A second claim");
+    await workOnce();
+    expect(rx.requests).toHaveLength(1);
+    expect(await attemptsOf(actor, webhook.id)).toHaveLength(1);
+  });
+
+  it("a receiver that never answers is timed out (WEBHOOK_TIMEOUT_MS) and retried later", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver(() => "hang");
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+    const started = Date.now();
+    await runDueTasks();
+    const took = Date.now() - started;
+
+    expect(rx.requests).toHaveLength(1);
+    expect(took).toBeGreaterThanOrEqual(450);
+    expect(took).toBeLessThan(10_000);
+    const [row] = await attemptsOf(actor, webhook.id);
+    expect(row).toMatchObject({ attempt: 1, status: "failed", responseStatus: null, error: "Timed out after 500 ms" });
+    expect(row!.durationMs).toBeGreaterThanOrEqual(450);
+    expect(row!.nextRetryAt).not.toBeNull();
+    const task = await db.webhookTask.findFirstOrThrow({ where: { webhookId: webhook.id } });
+    expect([task.nextAttempt, task.lockedUntil]).toEqual([2, null]);
+    await db.webhook.delete({ where: { id: webhook.id } }); // its pending retries go with it
+  });
+
+  it("a connection refused is a failed attempt with the reason", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver();
+    const url = rx.url;
+    await rx.close();
+    const webhook = await hook(actor, url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+    await runDueTasks();
+    const [row] = await attemptsOf(actor, webhook.id);
+    expect(row).toMatchObject({ attempt: 1, status: "failed", responseStatus: null });
+    expect(row!.error).toMatch(/^Connection failed: .*ECONNREFUSED/);
+    await db.webhook.delete({ where: { id: webhook.id } });
+  });
+
+  it("a redirect is not followed: the attempt fails and the target gets nothing", async () => {
+    const { actor, claim } = await shop();
+    const target = await receiver();
+    const rx = await receiver(() => ({ status: 302, headers: { Location: target.url } }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+    await runDueTasks();
+
+    expect(rx.requests).toHaveLength(1);
+    expect(target.requests).toHaveLength(0);
+    const [row] = await attemptsOf(actor, webhook.id);
+    expect(row).toMatchObject({ attempt: 1, status: "failed", responseStatus: 302, error: "Redirect (302) not followed" });
+    expect(row!.nextRetryAt).not.toBeNull();
+    await db.webhook.delete({ where: { id: webhook.id } });
+  });
+
+  it("429 with Retry-After: the next attempt waits at least that long", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver(() => ({ status: 429, headers: { "Retry-After": "120" } }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+    const before = Date.now();
+    await runDueTasks();
+
+    const [row] = await attemptsOf(actor, webhook.id);
+    expect(row).toMatchObject({ attempt: 1, status: "failed", responseStatus: 429 });
+    const next = new Date(row!.nextRetryAt!).getTime();
+    expect(next).toBeGreaterThanOrEqual(before + 120_000);
+    expect(next).toBeLessThan(before + 130_000);
+    const task = await db.webhookTask.findFirstOrThrow({ where: { webhookId: webhook.id } });
+    expect(task.runAt.getTime()).toBe(next);
+
+    await workOnce(); // not due yet
+    expect(rx.requests).toHaveLength(1);
+    await db.webhook.delete({ where: { id: webhook.id } });
+  });
+});
+
+describe("nothing is lost, nothing is sent twice", () => {
+  it("an event committed before the app died is delivered after the restart, exactly once", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver();
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+
+    // The claim and its event commit; the process dies before any worker pass.
+    const submitted = await claim();
+    const event = await db.event.findFirstOrThrow({ where: { organizationId: actor.organizationId, type: "claim.submitted" } });
+    expect(event.dispatchedAt).toBeNull();
+    expect(rx.requests).toHaveLength(0);
+
+    // After the restart, the worker's first pass finds it in the outbox.
+    await workOnce();
+    await workOnce();
+    expect(rx.requests.map((r) => [r.headers["webhook-id"], json(r).data.id])).toEqual([[event.id, submitted.id]]);
+    expect((await attemptsOf(actor, webhook.id)).map((d) => [d.attempt, d.status])).toEqual([[1, "succeeded"]]);
+  });
+
+  it("a task held by a worker that died mid-delivery comes back when its lease ends, and is sent once", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver();
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+
+    // A worker claimed the task (its lease runs) and was killed before logging the attempt.
+    const task = await db.webhookTask.findFirstOrThrow({ where: { webhookId: webhook.id } });
+    await db.webhookTask.update({ where: { id: task.id }, data: { lockedUntil: new Date(Date.now() + 60_000) } });
+    await workOnce();
+    expect(rx.requests).toHaveLength(0); // another worker leaves a leased task alone
+
+    // The lease runs out: the task is due again.
+    await db.webhookTask.update({ where: { id: task.id }, data: { lockedUntil: new Date(Date.now() - 1000) } });
+    await workOnce();
+    await workOnce();
+    expect(rx.requests).toHaveLength(1);
+    expect((await attemptsOf(actor, webhook.id)).map((d) => [d.attempt, d.status])).toEqual([[1, "succeeded"]]);
+    expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
+  });
+
+  it("concurrent workers never make one attempt twice", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver(() => ({ status: 200, delayMs: 150 }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    for (const n of [1, 2, 3]) await claim(`Claim number ${n}`);
+    while ((await dispatchEvents()) > 0);
+
+    await Promise.all([runDueTasks(), runDueTasks(), runDueTasks()]);
+    await Promise.all([workOnce(), workOnce()]);
+
+    const ids = rx.requests.map((r) => r.headers["webhook-id"]);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    const log = await attemptsOf(actor, webhook.id);
+    expect(log.map((d) => [d.attempt, d.status])).toEqual([
+      [1, "succeeded"],
+      [1, "succeeded"],
+      [1, "succeeded"],
+    ]);
+    expect(new Set(log.map((d) => d.eventId))).toEqual(new Set(ids));
+  });
+});
+
+describe("test events and manual retries", () => {
+  it("a test ping is signed, sent now (not queued), and logged as attempt 1; a retry sends it again as attempt 2", async () => {
+    const { actor } = await shop();
+    const rx = await receiver();
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+
+    const ping = await sendTestEvent(actor, webhook.id);
+    expect(ping).toMatchObject({
+      webhookId: webhook.id,
+      event: "ping",
+      attempt: 1,
+      status: "succeeded",
+      responseStatus: 200,
+      nextRetryAt: null,
+    });
+    expect(rx.requests).toHaveLength(1);
+    const body = json(rx.requests[0]!);
+    expect(body).toMatchObject({ id: ping.eventId, type: "ping", data: { webhookId: webhook.id } });
+    expect(standardVerify(webhook.secret, rx.requests[0]!)).toEqual(body);
+    expect(hexSignatureValid(webhook.secret, rx.requests[0]!)).toBe(true);
+    expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
+
+    const again = await retryDelivery(actor, ping.id);
+    expect(again).toMatchObject({ eventId: ping.eventId, event: "ping", attempt: 2, status: "succeeded" });
+    expect(again.id).not.toBe(ping.id);
+    expect(rx.requests.map((r) => r.headers["webhook-id"])).toEqual([ping.eventId, ping.eventId]);
+    expect(rx.requests[1]!.body).toBe(rx.requests[0]!.body);
+    await workOnce();
+    expect(rx.requests).toHaveLength(2);
+  });
+
+  // After a successful manual retry the worker does not send the event again,
+  // and attempt numbers of one event stay unique.
+  it("a successful manual retry of a failed attempt ends the automatic retries", async () => {
+    const { actor, claim } = await shop();
+    const rx = await receiver((n) => (n === 1 ? { status: 500 } : { status: 200 }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    await claim();
+    while ((await dispatchEvents()) > 0);
+    await runDueTasks(); // attempt 1 fails, attempt 2 is scheduled
+
+    const [failed] = await attemptsOf(actor, webhook.id);
+    const manual = await retryDelivery(actor, failed!.id);
+    expect(manual).toMatchObject({ attempt: 2, status: "succeeded" });
+    await workOnce();
+
+    expect(rx.requests).toHaveLength(2);
+    expect((await attemptsOf(actor, webhook.id)).map((d) => d.attempt)).toEqual([1, 2]);
+  });
+
+  // SPEC §6 "410 Gone disables the webhook" — on every path, not only the worker's.
+  it("410 to a test ping disables the webhook too", async () => {
+    const { actor } = await shop();
+    const rx = await receiver(() => ({ status: 410 }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    const ping = await sendTestEvent(actor, webhook.id);
+    expect(ping).toMatchObject({ status: "failed", responseStatus: 410 });
+    expect((await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } })).status).toBe("disabled");
+  });
+});
