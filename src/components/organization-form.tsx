@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, Input, Textarea, FormError } from "@/components/ui/field";
 import { Currency, E164 } from "@/server/organizations/schemas";
 import type { ErrorInfo } from "@/trpc/react";
 
@@ -63,11 +63,7 @@ export function OrganizationForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field id="org-name" label="Business name" error={errors.name?.message}>
         <Input id="org-name" disabled={disabled} aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>

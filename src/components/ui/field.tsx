@@ -41,3 +41,13 @@ export function Field({
     </div>
   );
 }
+
+/** The error of a whole form (not of one field); renders nothing without one. */
+export function FormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+      {message}
+    </p>
+  );
+}

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
@@ -37,11 +37,7 @@ export function SignInForm({ next }: { next: string }) {
         <h1 className="text-xl font-semibold">Sign in</h1>
         <p className="mt-1 text-sm text-slate-600">Welcome back to your Coverdesk dashboard.</p>
       </div>
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field id="email" label="Email" error={errors.email?.message}>
         <Input id="email" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
       </Field>

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
@@ -47,11 +47,7 @@ export function SignUpForm({ next }: { next: string }) {
         <h1 className="text-xl font-semibold">Create your account</h1>
         <p className="mt-1 text-sm text-slate-600">Start selling insurance in minutes.</p>
       </div>
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field id="name" label="Your name" error={errors.name?.message}>
         <Input id="name" autoComplete="name" aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>

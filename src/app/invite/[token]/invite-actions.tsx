@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import { errorInfo, useTRPC } from "@/trpc/react";
@@ -120,11 +120,7 @@ function CredentialsForm({
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       {error}
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <p className="text-sm text-slate-600">{mode === "sign-up" ? "Create your account to join." : "Sign in to join."}</p>
       <Field id="invite-email" label="Email">
         <Input id="invite-email" type="email" value={email} readOnly disabled />

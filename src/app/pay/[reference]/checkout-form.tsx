@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 
 const Card = z.object({
   cardNumber: z
@@ -115,11 +115,7 @@ export function CheckoutForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {error && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <Field
         id="card-number"
         label="Card number"

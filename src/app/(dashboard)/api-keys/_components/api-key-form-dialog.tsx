@@ -7,7 +7,7 @@ import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { CreateApiKeyInput, type ApiKey, type ApiKeyWithSecret } from "@/server/api-keys/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
@@ -94,11 +94,7 @@ function ApiKeyForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field id="key-name" label="Name" hint="For example “Website checkout” or “Back office”." error={errors.name?.message}>
         <Input id="key-name" autoFocus aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>

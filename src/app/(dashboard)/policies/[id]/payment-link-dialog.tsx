@@ -9,7 +9,7 @@ import { z } from "zod";
 import { CopyButton } from "@/components/copy-button";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { displayMoney } from "@/lib/money";
 import type { Payment } from "@/server/payments/schemas";
 import type { Policy } from "@/server/policies/schemas";
@@ -88,11 +88,7 @@ function CustomerForm({
   });
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field
         id="customer-email"
         label="Customer email"

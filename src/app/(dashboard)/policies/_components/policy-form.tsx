@@ -6,7 +6,7 @@ import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, Input, Textarea } from "@/components/ui/field";
+import { Field, Input, Textarea, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { parseDecimal } from "@/lib/money";
 import { POLICY_DURATIONS, POLICY_TYPES, PolicyDuration, PolicyType, type Policy } from "@/server/policies/schemas";
@@ -77,11 +77,7 @@ export function PolicyForm({
   return (
     <form onSubmit={submit} noValidate>
       <Card className="space-y-5 p-6">
-        {formError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-            {formError}
-          </p>
-        )}
+        <FormError message={formError} />
         <Field id="policy-name" label="Name" error={errors.name?.message}>
           <Input id="policy-name" aria-invalid={!!errors.name} {...form.register("name")} />
         </Field>

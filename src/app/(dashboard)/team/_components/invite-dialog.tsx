@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { InviteMemberInput } from "@/server/team/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
@@ -61,11 +61,7 @@ function InviteForm({ onCancel, onInvited }: { onCancel: () => void; onInvited: 
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field id="invite-email" label="Email" error={errors.email?.message}>
         <Input id="invite-email" type="email" autoFocus aria-invalid={!!errors.email} {...form.register("email")} />
       </Field>

@@ -5,10 +5,10 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { z } from "zod";
-import { CopyButton } from "@/components/copy-button";
+import { SecretReveal } from "@/components/secret-reveal";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/field";
+import { Field, Input, FormError } from "@/components/ui/field";
 import { EVENT_TYPES } from "@/server/events/record";
 import { CreateWebhookInput, type WebhookWithSecret } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
@@ -42,18 +42,7 @@ export function CreateWebhookDialog({
     >
       {created ? (
         <div className="space-y-4">
-          <code
-            data-testid="webhook-secret"
-            className="block break-all rounded-md bg-slate-900 px-3 py-3 font-mono text-sm text-emerald-300"
-          >
-            {created.secret}
-          </code>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" onClick={() => close(false)}>
-              I have stored it
-            </Button>
-            <CopyButton value={created.secret} label="Copy secret" />
-          </div>
+          <SecretReveal secret={created.secret} testId="webhook-secret" copyLabel="Copy secret" onDone={() => close(false)} />
         </div>
       ) : (
         open && (
@@ -92,11 +81,7 @@ function WebhookForm({ onCancel, onCreated }: { onCancel: () => void; onCreated:
   });
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {formError}
-        </p>
-      )}
+      <FormError message={formError} />
       <Field id="webhook-url" label="Endpoint URL" error={errors.url?.message}>
         <Input
           id="webhook-url"
