@@ -521,54 +521,47 @@ describe("cancelInvitation", () => {
 });
 
 describe("races with an accept (the invitee accepts between the admin's read and write)", () => {
-  /** Runs `during` right after the next db.invitation.findFirst resolves (the service's read). */
-  function afterNextRead(during: () => Promise<unknown>) {
-    const delegate = db.invitation;
-    const original = delegate.findFirst.bind(delegate);
-    const spy = vi.spyOn(delegate, "findFirst").mockImplementation((async (args: Parameters<typeof original>[0]) => {
-      spy.mockRestore();
-      const row = await original(args);
-      await during();
-      return row;
-    }) as unknown as typeof delegate.findFirst);
-    return spy;
+  /**
+   * Starts `adminAction` while another transaction holds the invitation's row
+   * lock and accepts it, the way acceptInvitation does. The admin's read sees
+   * the invitation still pending; its write has to wait for the lock and then
+   * meet the committed accept — real database concurrency, no interception.
+   */
+  async function acceptWhile<T>(invitationId: string, userId: string, adminAction: () => Promise<T>) {
+    let action!: Promise<T | AppError>;
+    await db.$transaction(async (tx) => {
+      const [row] = await tx.$queryRaw<{ organizationId: string; role: "ADMIN" | "MEMBER" }[]>`
+        SELECT "organizationId", role::text AS role FROM invitation WHERE id = ${invitationId} FOR UPDATE`;
+      action = adminAction().catch((e: AppError) => e);
+      // Give the admin's read time to run and its write time to queue behind the lock.
+      await new Promise((r) => setTimeout(r, 300));
+      await tx.member.create({ data: { organizationId: row!.organizationId, userId, role: row!.role } });
+      await tx.invitation.update({ where: { id: invitationId }, data: { status: "accepted", acceptedAt: new Date() } });
+    });
+    return action;
   }
 
-  // A cancel overlapping an accept must not overwrite the accepted row: the UPDATE itself
-  // requires the invitation to be pending, so the cancel answers invalid_state.
   it("cancel: the accepted invitation stays accepted and the cancel is refused", async () => {
     const { actor, org } = await ownerWithOrganization();
-    const { invitation, token, email } = await inviteWithToken(actor);
+    const { invitation, email } = await inviteWithToken(actor);
     const user = await userWithEmail(email);
-    const spy = afterNextRead(() => acceptInvitation(user, token));
-    try {
-      const outcome = await cancelInvitation(actor, invitation.id).then(
-        (i) => i.status,
-        (e: AppError) => e.code,
-      );
-      expect(await db.member.findFirst({ where: { organizationId: org.id, userId: user.id } })).not.toBeNull();
-      expect((await rowOf(invitation.id)).status).toBe("accepted");
-      expect(outcome).toBe("invalid_state");
-    } finally {
-      spy.mockRestore();
-    }
+    const outcome = await acceptWhile(invitation.id, user.id, () => cancelInvitation(actor, invitation.id));
+    expect(outcome).toBeInstanceOf(AppError);
+    expect((outcome as AppError).code).toBe("invalid_state");
+    expect(await db.member.findFirst({ where: { organizationId: org.id, userId: user.id } })).not.toBeNull();
+    expect((await rowOf(invitation.id)).status).toBe("accepted");
   });
 
-  // Likewise a resend overlapping an accept keeps the accepted invitation's token and sends nothing.
   it("resend: the accepted invitation keeps its token and no new email goes out", async () => {
     const { actor } = await ownerWithOrganization();
     const { invitation, token, email } = await inviteWithToken(actor);
     const user = await userWithEmail(email);
-    const spy = afterNextRead(() => acceptInvitation(user, token));
-    try {
-      await resendInvitation(actor, invitation.id).catch(() => null);
-      const row = await rowOf(invitation.id);
-      expect(row.status).toBe("accepted");
-      expect(row.tokenHash).toBe(sha256(token));
-      expect(await mailTo(email)).toHaveLength(1);
-    } finally {
-      spy.mockRestore();
-    }
+    const outcome = await acceptWhile(invitation.id, user.id, () => resendInvitation(actor, invitation.id));
+    expect((outcome as AppError).code).toBe("invalid_state");
+    const row = await rowOf(invitation.id);
+    expect(row.status).toBe("accepted");
+    expect(row.tokenHash).toBe(sha256(token));
+    expect(await mailTo(email)).toHaveLength(1);
   });
 });
 
