@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
 import { createApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
