@@ -354,6 +354,82 @@ test.describe("POST /api/checkout/{reference} (the hosted checkout; no API key)"
     await client.dispose();
   });
 
+  // The checkout takes no API key, so it must not read any body a stranger sends: the REST
+  // API's body rules apply (API_MAX_BODY_BYTES, 1 MiB here; JSON only), before the body is read whole.
+  test("a body over 1 MiB → 413 payload_too_large (problem+json with a request id); the payment stays pending", async () => {
+    const t = await tenantWithClients();
+    const payment = await initializeFor(t.write, await createPolicyFor(t.write), "ada@example.test");
+    const client = await checkoutClient();
+    const huge = JSON.stringify(cardBody(CARDS.success, { padding: "x".repeat(1024 * 1024) }));
+    const body = await problem(
+      await client.post(`api/checkout/${payment.reference}`, {
+        data: Buffer.from(huge),
+        headers: { "Content-Type": "application/json" },
+      }),
+      413,
+      "payload_too_large",
+    );
+    expect(body.requestId).toMatch(/^req_/);
+    expect((await verify(t.read, payment.reference)).status).toBe("pending");
+    await client.dispose();
+  });
+
+  test("a chunked body over 1 MiB, without Content-Length → 413 payload_too_large; the payment stays pending", async () => {
+    const t = await tenantWithClients();
+    const payment = await initializeFor(t.write, await createPolicyFor(t.write), "ada@example.test");
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"cardNumber":"4242424242424242","padding":"'));
+      },
+      pull(controller) {
+        // 4 MiB in all, a JSON string never closed: only a byte count can refuse it early.
+        if (sent >= 4 * 1024 * 1024) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${BASE_URL}/api/checkout/${payment.reference}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({ code: "payload_too_large", requestId: expect.stringMatching(/^req_/) });
+    expect((await verify(t.read, payment.reference)).status).toBe("pending");
+  });
+
+  for (const type of ["text/plain", "application/x-www-form-urlencoded", null]) {
+    test(`a card body sent as ${type ?? "no Content-Type"} → 415 unsupported_media_type; the payment stays pending`, async () => {
+      const t = await tenantWithClients();
+      const payment = await initializeFor(t.write, await createPolicyFor(t.write), "ada@example.test");
+      const res = await fetch(`${BASE_URL}/api/checkout/${payment.reference}`, {
+        method: "POST",
+        headers: type ? { "Content-Type": type } : {},
+        body: new TextEncoder().encode(JSON.stringify(cardBody(CARDS.success))),
+      });
+      expect(res.status).toBe(415);
+      expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ code: "unsupported_media_type", requestId: expect.stringMatching(/^req_/) });
+      expect((await verify(t.read, payment.reference)).status).toBe("pending");
+    });
+  }
+
+  test("application/*+json is JSON too: the card pays", async () => {
+    const t = await tenantWithClients();
+    const payment = await initializeFor(t.write, await createPolicyFor(t.write), "ada@example.test");
+    const client = await checkoutClient();
+    const res = await client.post(`api/checkout/${payment.reference}`, {
+      data: Buffer.from(JSON.stringify(cardBody(CARDS.success))),
+      headers: { "Content-Type": "application/vnd.api+json; charset=utf-8" },
+    });
+    expect(await ok(res)).toEqual({ reference: payment.reference, status: "success" });
+    await client.dispose();
+  });
+
   // SPEC §3 "Inactive policies cannot be bought (409 policy_inactive)" — also through a link made before.
   test("a pending link of a policy taken off sale since → 409 policy_inactive; the payment stays pending", async () => {
     const t = await tenantWithClients();
@@ -399,8 +475,13 @@ test.describe("POST /api/checkout/{reference}/retry", () => {
     expect((await payReference(first.reference, CARDS.declined)).status).toBe(402);
     const client = await checkoutClient();
     const res = await client.post(`api/checkout/${first.reference}/retry`);
-    const { reference } = await ok(res);
-    expect(Object.keys(await (await client.post(`api/checkout/${first.reference}/retry`)).json())).toEqual(["reference"]);
+    const retried = await ok(res);
+    const { reference } = retried;
+    expect(retried.authorizationUrl).toBe(`${BASE_URL}/pay/${reference}`);
+    const again = await ok(await client.post(`api/checkout/${first.reference}/retry`));
+    // Where to pay the new payment: the same provider as the failed one, here our sandbox page.
+    expect(Object.keys(again).sort()).toEqual(["authorizationUrl", "reference"]);
+    expect(again.authorizationUrl).toBe(`${BASE_URL}/pay/${again.reference}`);
     expect(reference).not.toBe(first.reference);
     expect(reference).toMatch(REFERENCE);
 
@@ -424,6 +505,24 @@ test.describe("POST /api/checkout/{reference}/retry", () => {
     const a = await analytics(t.read, policy.id);
     expect(a.purchases).toBe(1);
     expect(a.revenue.gross).toBe("75.50");
+    await client.dispose();
+  });
+
+  test("an announced body over 1 MiB → 413 payload_too_large; nothing created", async () => {
+    const t = await tenantWithClients();
+    const first = await initializeFor(t.write, await createPolicyFor(t.write), "ada@example.test");
+    expect((await payReference(first.reference, CARDS.declined)).status).toBe(402);
+    const before = await paymentsSnapshot(t.read);
+    const client = await checkoutClient();
+    await problem(
+      await client.post(`api/checkout/${first.reference}/retry`, {
+        data: Buffer.alloc(1024 * 1024 + 1, "x"),
+        headers: { "Content-Type": "application/json" },
+      }),
+      413,
+      "payload_too_large",
+    );
+    expect(await paymentsSnapshot(t.read)).toEqual(before);
     await client.dispose();
   });
 

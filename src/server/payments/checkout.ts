@@ -1,11 +1,13 @@
-// The hosted checkout of sandbox payments. The reference is the capability:
-// whoever holds the link can pay. Card data is checked and forgotten.
+// The hosted checkout. The reference is the capability: whoever holds the link
+// can pay. The card form settles sandbox payments only, and only while the
+// sandbox is the deployment's provider; card data is checked and forgotten.
 import { formatMinor } from "@/lib/money";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
-import { checkoutUrl } from "./provider";
+import { newReference } from "./dto";
+import { providerOf } from "./provider";
+import { settleFromProvider } from "./remote";
 import type { CheckoutInput } from "./schemas";
-import { newReference } from "./service";
 import { settlePayment } from "./settle";
 
 export const SANDBOX_CARDS = { success: "4242424242424242", declined: "4000000000000002" } as const;
@@ -20,6 +22,13 @@ export interface CheckoutView {
   policy: { id: string; name: string; duration: string; type: string };
   callbackUrl: string | null;
   paidAt: string | null;
+  /**
+   * How this payment is paid: `card` on this page (a sandbox payment while the
+   * sandbox is the provider), `provider` on the provider's page at
+   * `authorizationUrl`, or `unavailable` (its provider is no longer offered).
+   */
+  payOn: "card" | "provider" | "unavailable";
+  authorizationUrl: string;
 }
 
 /** What the checkout page shows; null for an unknown reference. */
@@ -32,6 +41,7 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
     },
   });
   if (!row) return null;
+  const provider = providerOf(row);
   return {
     reference: row.reference,
     status: row.status,
@@ -42,6 +52,8 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
     policy: row.policy,
     callbackUrl: row.callbackUrl,
     paidAt: row.paidAt?.toISOString() ?? null,
+    payOn: !provider ? "unavailable" : provider.name === "sandbox" ? "card" : "provider",
+    authorizationUrl: row.authorizationUrl,
   };
 }
 
@@ -52,7 +64,8 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
   });
   if (!payment) throw notFound("Payment");
   if (payment.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${payment.status}`);
-  if (payment.provider !== "sandbox") throw new AppError("invalid_state", "This payment is made on the payment provider's page");
+  if (payment.provider !== "sandbox" || providerOf(payment) === null)
+    throw new AppError("invalid_state", "This payment is not made with a card on this page");
   // A link made before the policy was taken off sale does not sell it.
   if (!payment.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
   if (card.cardNumber === SANDBOX_CARDS.declined) {
@@ -73,30 +86,46 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
 }
 
 /**
- * After a declined card, the customer may try again: a new pending payment for
- * the same policy, customer and amount (the failed one stays failed).
+ * After a failed payment, the customer may try again: a new pending payment
+ * for the same policy, customer and amount, initialized with the SAME provider
+ * as the failed one (the failed one stays failed). Answers where to pay it: our
+ * page for the sandbox, the provider's page otherwise. A remote payment still
+ * pending here (abandoned on the provider's page) is checked with the provider
+ * first.
  */
-export async function retryPayment(reference: string): Promise<{ reference: string }> {
-  const failed = await db.payment.findUnique({ where: { reference }, include: { policy: true } });
+export async function retryPayment(reference: string): Promise<{ reference: string; authorizationUrl: string }> {
+  let failed = await db.payment.findUnique({ where: { reference } });
   if (!failed) throw notFound("Payment");
+  const provider = providerOf(failed);
+  if (!provider) throw new AppError("invalid_state", "This payment can no longer be retried; ask the business for a new link");
+  if (failed.status === "pending" && provider.name !== "sandbox") failed = await settleFromProvider(failed);
   if (failed.status !== "failed")
     throw new AppError("invalid_state", `Only a failed payment can be retried; this one is ${failed.status}`);
-  if (!failed.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
-  if (failed.policy.priceMinor !== failed.amountMinor)
+  const policy = await db.policy.findUniqueOrThrow({ where: { id: failed.policyId } });
+  if (!policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
+  if (policy.priceMinor !== failed.amountMinor || policy.currency !== failed.currency)
     throw new AppError("invalid_state", "The price has changed; ask the business for a new link");
-  const next = await db.payment.create({
+  const next = newReference();
+  // Registered with the provider first: a refusal there leaves nothing behind.
+  const { authorizationUrl } = await provider.initialize({
+    reference: next,
+    amountMinor: failed.amountMinor,
+    currency: failed.currency,
+    email: failed.email,
+    callbackUrl: failed.callbackUrl,
+  });
+  await db.payment.create({
     data: {
       organizationId: failed.organizationId,
       policyId: failed.policyId,
-      reference: newReference(),
+      reference: next,
       email: failed.email,
       amountMinor: failed.amountMinor,
       currency: failed.currency,
-      provider: "sandbox",
+      provider: provider.name,
+      authorizationUrl,
       callbackUrl: failed.callbackUrl,
     },
   });
-  const authorizationUrl = checkoutUrl(next.reference);
-  await db.payment.update({ where: { id: next.id }, data: { authorizationUrl } });
-  return { reference: next.reference };
+  return { reference: next, authorizationUrl };
 }

@@ -25,6 +25,8 @@ interface FakeTransaction {
   status: "success" | "failed" | "abandoned" | "ongoing";
   /** Overrides the amount verify reports (a tampered or partial charge). */
   reportedAmount?: number;
+  /** Overrides the currency verify reports. */
+  reportedCurrency?: string;
 }
 
 /** The fake refuses to initialize a charge for this customer. */
@@ -32,6 +34,8 @@ const REFUSED_EMAIL = "refused@example.test";
 
 const fake = {
   transactions: new Map<string, FakeTransaction>(),
+  /** References whose verify answers 500 (Paystack having a bad moment). */
+  broken: new Set<string>(),
   requests: [] as { method: string; path: string; authorization: string | undefined; body: unknown }[],
 };
 
@@ -74,11 +78,17 @@ const server = http.createServer((req, res) => {
     const verify = /^\/transaction\/verify\/([^/]+)$/.exec(path);
     if (req.method === "GET" && verify) {
       const t = fake.transactions.get(decodeURIComponent(verify[1]!));
+      if (t && fake.broken.has(t.reference)) return send(res, 500, { status: false, message: "Server error" });
       if (!t) return send(res, 400, { status: false, message: "Transaction reference not found" });
       return send(res, 200, {
         status: true,
         message: "Verification successful",
-        data: { status: t.status, reference: t.reference, amount: t.reportedAmount ?? Number(t.amount), currency: t.currency },
+        data: {
+          status: t.status,
+          reference: t.reference,
+          amount: t.reportedAmount ?? Number(t.amount),
+          currency: t.reportedCurrency ?? t.currency,
+        },
       });
     }
     send(res, 404, { status: false, message: "Not found" });
@@ -86,11 +96,13 @@ const server = http.createServer((req, res) => {
 });
 
 /** Marks a transaction on the fake as the customer left it on Paystack's page. */
-function charge(reference: string, status: FakeTransaction["status"], reportedAmount?: number) {
+function charge(reference: string, status: FakeTransaction["status"], reportedAmount?: number, reportedCurrency?: string) {
   const t = fake.transactions.get(reference);
   if (!t) throw new Error(`the fake has no transaction ${reference}`);
-  Object.assign(t, { status, reportedAmount });
+  Object.assign(t, { status, reportedAmount, reportedCurrency });
 }
+
+const initializeCalls = () => fake.requests.filter((r) => r.method === "POST" && r.path === "/transaction/initialize");
 
 const verifyCalls = (reference: string) =>
   fake.requests.filter((r) => r.method === "GET" && r.path === `/transaction/verify/${reference}`).length;
@@ -109,6 +121,8 @@ let app: {
   db: typeof import("@/server/db/client").db;
   errors: typeof import("@/server/errors");
   webhook: typeof import("@/app/api/webhooks/paystack/route");
+  checkoutRoute: typeof import("@/app/api/checkout/[reference]/route");
+  retryRoute: typeof import("@/app/api/checkout/[reference]/retry/route");
 };
 
 beforeAll(async () => {
@@ -128,6 +142,8 @@ beforeAll(async () => {
     db: (await import("@/server/db/client")).db,
     errors: await import("@/server/errors"),
     webhook: await import("@/app/api/webhooks/paystack/route"),
+    checkoutRoute: await import("@/app/api/checkout/[reference]/route"),
+    retryRoute: await import("@/app/api/checkout/[reference]/retry/route"),
   };
   // The environment really is the stubbed one (not a cache from elsewhere).
   const { env } = await import("@/server/env");
@@ -238,7 +254,7 @@ describe("paystackProvider", () => {
     ];
     for (const [paystack, ours] of cases) {
       charge("cdp_verify_1", paystack);
-      expect(await provider.verify("cdp_verify_1"), paystack).toEqual({ status: ours, amountMinor: 25_000n });
+      expect(await provider.verify("cdp_verify_1"), paystack).toEqual({ status: ours, amountMinor: 25_000n, currency: "NGN" });
     }
     expect(fake.requests.at(-1)).toMatchObject({ method: "GET", authorization: `Bearer ${SECRET}`, body: null });
   });
@@ -416,14 +432,45 @@ describe("a payment on Paystack", () => {
     expect(await moneyState(org.id)).toEqual(before);
   });
 
-  it("a charge of another amount than asked is never credited", async () => {
+  it("a charge of another amount than asked is never credited: the payment fails", async () => {
     const { payment, org } = await pendingPayment("1000.00");
     charge(payment.reference, "success", 100); // 1.00 instead of 1000.00
-    const before = await moneyState(org.id);
     expect(
       (await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }))).status,
     ).toBe(200);
-    expect(await moneyState(org.id)).toEqual(before);
+    const after = await moneyState(org.id);
+    expect(after).toMatchObject({ ledger: 0, coverages: 0, events: 0 });
+    expect(after.payments.map((p) => [p.status, p.paidAt])).toEqual([["failed", null]]);
+    // Settled as failed: Paystack is not asked again.
+    await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }));
+    expect(verifyCalls(payment.reference)).toBe(1);
+  });
+
+  it("a charge in another currency than asked is never credited: the payment fails (verifyPayment too)", async () => {
+    const { payment, org, actor } = await pendingPayment("1000.00");
+    charge(payment.reference, "success", undefined, "USD"); // 1000.00 USD instead of NGN
+    expect(await app.service.verifyPayment(actor, payment.reference)).toMatchObject({ status: "failed", coverage: null });
+    const after = await moneyState(org.id);
+    expect(after).toMatchObject({ ledger: 0, coverages: 0, events: 0 });
+    expect(after.payments.map((p) => p.status)).toEqual(["failed"]);
+  });
+
+  it("a settlement error answers 5xx so Paystack delivers again; the next delivery settles", async () => {
+    const { payment, org } = await pendingPayment("400.00");
+    charge(payment.reference, "success");
+    fake.broken.add(payment.reference);
+    const payload = { event: "charge.success", data: { reference: payment.reference } };
+    try {
+      const res = await app.webhook.POST(webhookRequest(payload));
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect((await moneyState(org.id)).payments.map((p) => p.status)).toEqual(["pending"]);
+    } finally {
+      fake.broken.delete(payment.reference);
+    }
+    expect((await app.webhook.POST(webhookRequest(payload))).status).toBe(200);
+    const after = await moneyState(org.id);
+    expect(after).toMatchObject({ ledger: 2, coverages: 1 });
+    expect(after.payments.map((p) => p.status)).toEqual(["success"]);
   });
 
   it("charge.failed confirmed by verify fails the payment, with no money and no coverage", async () => {
@@ -450,6 +497,32 @@ describe("a payment on Paystack", () => {
     }
     expect(verifyCalls(payment.reference)).toBe(0);
     expect(await moneyState(org.id)).toEqual(before);
+  });
+
+  it("an oversized webhook body is refused (413) before its signature is checked, streamed or not", async () => {
+    const big = "x".repeat(2 * 1024 * 1024);
+    let pulled = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 64 * 1024;
+        if (pulled > 16 * 1024 * 1024) return controller.close();
+        controller.enqueue(new Uint8Array(64 * 1024).fill(120));
+      },
+    });
+    const chunked = new Request("http://127.0.0.1/api/webhooks/paystack", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-paystack-signature": sign("x") },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect((await app.webhook.POST(chunked)).status).toBe(413);
+    expect(pulled).toBeLessThan(2 * 1024 * 1024);
+    const declared = new Request("http://127.0.0.1/api/webhooks/paystack", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-paystack-signature": sign(big) },
+      body: big,
+    });
+    expect((await app.webhook.POST(declared)).status).toBe(413);
   });
 
   it("verifyPayment on a pending Paystack payment asks Paystack and settles it", async () => {
@@ -493,6 +566,116 @@ describe("a payment on Paystack", () => {
     });
     expect(await codeOf(app.checkout.payWithCard(payment.reference, card))).toBe("invalid_state");
     expect(await moneyState(org.id)).toEqual(before);
+  });
+});
+
+// ---------- the hosted checkout with Paystack configured ----------
+
+const routeParams = (reference: string) => ({ params: Promise.resolve({ reference }) });
+const cardJson = () => ({
+  cardNumber: "4242424242424242",
+  expMonth: 12,
+  expYear: new Date().getUTCFullYear() + 2,
+  cvc: "123",
+});
+function checkoutPost(path: string, body?: unknown) {
+  return new Request(`http://127.0.0.1/api/checkout/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+}
+const payByCard = (reference: string) => app.checkoutRoute.POST(checkoutPost(reference, cardJson()), routeParams(reference));
+const retryRoute = (reference: string) => app.retryRoute.POST(checkoutPost(`${reference}/retry`), routeParams(reference));
+
+describe("the hosted checkout with Paystack configured", () => {
+  it("a failed Paystack payment is retried on Paystack: a new Paystack transaction, its URL answered, never the sandbox", async () => {
+    const { payment, org, policy } = await pendingPayment("1000.00");
+    charge(payment.reference, "failed");
+    await app.webhook.POST(webhookRequest({ event: "charge.failed", data: { reference: payment.reference } }));
+    fake.requests.length = 0;
+
+    const res = await retryRoute(payment.reference);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { reference: string; authorizationUrl: string };
+    expect(Object.keys(body).sort()).toEqual(["authorizationUrl", "reference"]);
+    expect(body.reference).not.toBe(payment.reference);
+    expect(body.authorizationUrl).toBe(`https://checkout.paystack.test/${body.reference}`);
+    expect(initializeCalls().map((r) => r.body)).toEqual([
+      { email: "ada@example.test", amount: "100000", currency: "NGN", reference: body.reference },
+    ]);
+    const next = await app.db.payment.findUniqueOrThrow({ where: { reference: body.reference } });
+    expect(next).toMatchObject({
+      provider: "paystack",
+      status: "pending",
+      authorizationUrl: body.authorizationUrl,
+      amountMinor: 100_000n,
+      currency: "NGN",
+      policyId: policy.id,
+      email: "ada@example.test",
+    });
+
+    // The sandbox card form cannot settle it: 409, problem+json, nothing credited.
+    const paid = await payByCard(body.reference);
+    expect(paid.status).toBe(409);
+    expect(paid.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await paid.json()).toMatchObject({ code: "invalid_state", requestId: expect.stringMatching(/^req_/) });
+    const state = await moneyState(org.id);
+    expect(state).toMatchObject({ ledger: 0, coverages: 0, events: 0 });
+    expect(state.payments.map((p) => [p.reference, p.status])).toEqual([
+      [payment.reference, "failed"],
+      [body.reference, "pending"],
+    ]);
+
+    // Paid on Paystack, it settles like any Paystack payment.
+    charge(body.reference, "success");
+    await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: body.reference } }));
+    expect(await moneyState(org.id)).toMatchObject({ ledger: 2, coverages: 1 });
+  });
+
+  it("an abandoned Paystack payment (still pending here) is checked with Paystack, failed, then retried", async () => {
+    const { payment } = await pendingPayment();
+    charge(payment.reference, "abandoned");
+    const out = await app.checkout.retryPayment(payment.reference);
+    expect(verifyCalls(payment.reference)).toBe(1);
+    expect((await app.db.payment.findUniqueOrThrow({ where: { reference: payment.reference } })).status).toBe("failed");
+    expect(out.authorizationUrl).toBe(`https://checkout.paystack.test/${out.reference}`);
+    expect((await app.db.payment.findUniqueOrThrow({ where: { reference: out.reference } })).provider).toBe("paystack");
+  });
+
+  it("a Paystack payment still ongoing cannot be retried (409); nothing is initialized", async () => {
+    const { payment, org } = await pendingPayment();
+    fake.requests.length = 0;
+    const before = await moneyState(org.id);
+    expect((await retryRoute(payment.reference)).status).toBe(409);
+    expect(initializeCalls()).toEqual([]);
+    expect(await moneyState(org.id)).toEqual(before);
+  });
+
+  it("a sandbox payment made before Paystack was configured is neither paid by the card form nor retried into the sandbox", async () => {
+    const { payment, org } = await pendingPayment();
+    const old = await app.db.payment.create({
+      data: {
+        organizationId: org.id,
+        policyId: payment.policyId,
+        reference: `cdp_old_sandbox_${crypto.randomBytes(6).toString("hex")}`,
+        email: "old@example.test",
+        amountMinor: 100_000n,
+        currency: "NGN",
+        provider: "sandbox",
+      },
+    });
+    const before = await moneyState(org.id);
+    expect((await payByCard(old.reference)).status).toBe(409);
+    expect(await moneyState(org.id)).toEqual(before);
+
+    await app.db.payment.update({ where: { id: old.id }, data: { status: "failed" } });
+    fake.requests.length = 0;
+    const retried = await retryRoute(old.reference);
+    expect(retried.status).toBe(409);
+    expect(await retried.json()).toMatchObject({ code: "invalid_state" });
+    expect(initializeCalls()).toEqual([]);
+    expect((await moneyState(org.id)).payments).toHaveLength(2);
   });
 });
 

@@ -14,7 +14,9 @@ export interface ProviderInit {
 
 export interface ProviderVerification {
   status: "pending" | "success" | "failed";
+  /** What the provider charged, in minor units of `currency`. */
   amountMinor?: bigint;
+  currency?: string;
 }
 
 export interface PaymentProvider {
@@ -82,7 +84,11 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
       const data = await call(`/transaction/verify/${encodeURIComponent(reference)}`);
       const status =
         data.status === "success" ? "success" : data.status === "failed" || data.status === "abandoned" ? "failed" : "pending";
-      return { status, amountMinor: data.amount === undefined ? undefined : BigInt(String(data.amount)) };
+      return {
+        status,
+        amountMinor: data.amount === undefined ? undefined : BigInt(String(data.amount)),
+        currency: typeof data.currency === "string" ? data.currency.toUpperCase() : undefined,
+      };
     },
   };
 }
@@ -95,6 +101,19 @@ export function verifyPaystackSignature(secretKey: string, rawBody: string, sign
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
+/** Where new payments are made: Paystack when configured, else the sandbox. */
 export function activeProvider(): PaymentProvider {
   return env.PAYSTACK_SECRET_KEY ? paystackProvider(env.PAYSTACK_SECRET_KEY, env.PAYSTACK_BASE_URL) : sandboxProvider;
+}
+
+/**
+ * The provider a payment was initialized with (its `provider` column), for
+ * everything done to it afterwards; null when this deployment no longer offers
+ * it. A payment never moves to another provider, and while a real provider is
+ * configured the sandbox is offered to no one: its test cards would otherwise
+ * buy real cover for free.
+ */
+export function providerOf(payment: { provider: string }): PaymentProvider | null {
+  const active = activeProvider();
+  return payment.provider === active.name ? active : null;
 }

@@ -4,22 +4,37 @@ import type { Payment as PaymentRow } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { activeProvider } from "./provider";
+import { providerOf } from "./provider";
 import { settlePayment } from "./settle";
 
+/**
+ * Asks the payment's own provider how it stands and settles it. A success is
+ * credited only for exactly the amount and currency asked for; any other charge
+ * fails the payment (nothing credited, no cover) and is logged for review.
+ */
 export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
-  const result = await activeProvider().verify(row.reference);
-  if (result.status === "pending") return row;
-  if (result.status === "success" && result.amountMinor !== undefined && result.amountMinor !== row.amountMinor) {
-    // Never credit an amount other than the one asked for.
-    logger.error(
-      { reference: row.reference, expected: String(row.amountMinor), got: String(result.amountMinor) },
-      "provider amount differs",
-    );
+  const provider = providerOf(row);
+  if (!provider) {
+    logger.warn({ reference: row.reference, provider: row.provider }, "payment provider not configured; left as is");
     return row;
   }
+  const result = await provider.verify(row.reference);
+  if (result.status === "pending") return row;
+  let outcome = result.status;
+  if (outcome === "success" && (result.amountMinor !== row.amountMinor || result.currency !== row.currency)) {
+    outcome = "failed";
+    logger.error(
+      {
+        reference: row.reference,
+        reason: "charged amount or currency differs from the payment's",
+        expected: { amountMinor: String(row.amountMinor), currency: row.currency },
+        got: { amountMinor: String(result.amountMinor), currency: result.currency },
+      },
+      "payment failed: the provider charged another amount",
+    );
+  }
   try {
-    return (await settlePayment(row.reference, result.status)).payment;
+    return (await settlePayment(row.reference, outcome)).payment;
   } catch (err) {
     if (err instanceof AppError && err.code === "payment_not_pending") {
       return db.payment.findUniqueOrThrow({ where: { id: row.id } });

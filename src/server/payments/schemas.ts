@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/server/coverages/schemas";
-import { PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/server/pagination";
 
 export const PAYMENT_STATUSES = ["pending", "success", "failed"] as const;
 
@@ -38,6 +38,8 @@ export const Payment = z
   .meta({ id: "Payment" });
 export type Payment = z.infer<typeof Payment>;
 
+export const PaymentList = pageOf(Payment, "PaymentList");
+
 export const VerifiedPayment = Payment.extend({ coverage: Coverage.nullable().optional() }).meta({ id: "VerifiedPayment" });
 export type VerifiedPayment = z.infer<typeof VerifiedPayment>;
 
@@ -63,11 +65,12 @@ export const CheckoutInput = z
       .number("must be a year")
       .int()
       .transform((y) => (y < 100 ? 2000 + y : y))
+      // Judged per request (the server outlives a New Year), never at module load.
       .pipe(
         z
           .number()
-          .min(currentYear(), "the card has expired")
-          .max(currentYear() + 20, "is too far ahead"),
+          .refine((y) => y >= currentYear(), "the card has expired")
+          .refine((y) => y <= currentYear() + 20, "is too far ahead"),
       ),
     cvc: z.string("must be a string").regex(/^\d{3,4}$/, "must be 3 or 4 digits"),
   })

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { CreatePolicyInput } from "@/server/policies/schemas";
@@ -126,5 +126,24 @@ describe("amounts", () => {
     expect(parse(0.01).success).toBe(true);
     for (const bad of [150.001, 150.000000001, 0, -1, 1e-7, Number.MAX_SAFE_INTEGER * 1e6])
       expect(parse(bad).success, String(bad)).toBe(false);
+  });
+});
+
+describe("card expiry", () => {
+  afterEach(() => vi.useRealTimers());
+  const card = (expMonth: number, expYear: number) =>
+    CheckoutInput.safeParse({ cardNumber: SANDBOX_CARDS.success, expMonth, expYear, cvc: "123" });
+
+  it("is judged against the date of the request, not of the server's start", () => {
+    const thisYear = new Date().getUTCFullYear();
+    expect(card(12, thisYear).success).toBe(true);
+    // The server keeps running into the new year: December's card has expired.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(Date.UTC(thisYear + 1, 0, 15)));
+    expect(card(12, thisYear).success).toBe(false);
+    expect(card(12, thisYear % 100).success).toBe(false);
+    expect(card(1, thisYear + 1).success).toBe(true);
+    expect(card(12, thisYear + 21).success).toBe(true);
+    expect(card(12, thisYear + 22).success).toBe(false);
   });
 });

@@ -1,5 +1,4 @@
-import crypto from "node:crypto";
-import type { Payment as PaymentRow, Prisma } from "@/generated/prisma/client";
+import type { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toCoverage } from "@/server/coverages/service";
@@ -7,23 +6,10 @@ import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { findPolicy } from "@/server/policies/service";
+import { toPayment, newReference } from "./dto";
 import { activeProvider } from "./provider";
+import { settleFromProvider } from "./remote";
 import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "./schemas";
-
-export const toPayment = (row: PaymentRow): Payment => ({
-  reference: row.reference,
-  status: row.status,
-  amount: formatMinor(row.amountMinor),
-  currency: row.currency,
-  policyId: row.policyId,
-  email: row.email,
-  authorizationUrl: row.authorizationUrl,
-  paidAt: row.paidAt?.toISOString() ?? null,
-  createdAt: row.createdAt.toISOString(),
-});
-
-/** Unguessable and URL-safe: the reference is the capability to pay. */
-export const newReference = () => `cdp_${crypto.randomBytes(18).toString("base64url")}`;
 
 export async function initializePayment(actor: Actor, input: InitializePaymentInput): Promise<Payment> {
   assertCan(actor, "manage");
@@ -81,7 +67,6 @@ export async function verifyPayment(actor: Actor, reference: string): Promise<Ve
   let row = await db.payment.findFirst({ where: { reference, organizationId: actor.organizationId } });
   if (!row) throw notFound("Payment");
   if (row.status === "pending" && row.provider !== "sandbox") {
-    const { settleFromProvider } = await import("./remote");
     row = await settleFromProvider(row);
   }
   const coverage =

@@ -11,7 +11,7 @@ import { env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { platformFee } from "@/server/ledger/fees";
-import { toPayment } from "./service";
+import { toPayment } from "./dto";
 
 const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
 const newId = () =>

@@ -1,7 +1,9 @@
 // The checkout's own small endpoint: no API key (the reference is the
 // capability), the same problem+json errors as the REST API.
 import crypto from "node:crypto";
+import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
+import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { payWithCard, retryPayment } from "@/server/payments/checkout";
 import { CheckoutInput } from "@/server/payments/schemas";
@@ -26,13 +28,9 @@ function failure(err: unknown, requestId: string, headers: Headers, reference: s
 export async function handleCheckout(request: Request, reference: string): Promise<Response> {
   const { requestId, headers } = start();
   try {
-    let body: unknown;
-    try {
-      body = JSON.parse(await request.text());
-    } catch {
-      throw new AppError("malformed_json", "The body is not valid JSON");
-    }
-    const parsed = CheckoutInput.safeParse(body);
+    // The REST API's body rules: 413 over API_MAX_BODY_BYTES, 415 unless JSON, 400 malformed.
+    const { value } = await readJson(request, env.API_MAX_BODY_BYTES);
+    const parsed = CheckoutInput.safeParse(value);
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error);
       throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
@@ -43,9 +41,11 @@ export async function handleCheckout(request: Request, reference: string): Promi
   }
 }
 
-export async function handleCheckoutRetry(reference: string): Promise<Response> {
+export async function handleCheckoutRetry(request: Request, reference: string): Promise<Response> {
   const { requestId, headers } = start();
   try {
+    // No body is read here; an announced oversized one is still refused, as on the REST API.
+    assertDeclaredLength(request, env.API_MAX_BODY_BYTES);
     return json(await retryPayment(reference), headers);
   } catch (err) {
     return failure(err, requestId, headers, reference);

@@ -124,6 +124,35 @@ describe("order of checks", () => {
     expect(problem.errors?.map((e) => e.path).sort()).toEqual(["name", "permissions"]);
   });
 
+  it("a chunked body without Content-Length is refused with 413 once past the limit, not read whole", async () => {
+    const { key, org } = await orgWithKey();
+    const chunk = new Uint8Array(64 * 1024).fill(0x78);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":"'));
+      },
+      pull(controller) {
+        if (pulled >= 16 * 1024 * 1024) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new Request(`${BASE}/business/api-keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(request.headers.get("content-length")).toBeNull();
+    const res = await handleRestRequest(request);
+    expect(res.status).toBe(413);
+    expect((await problemOf(res)).code).toBe("payload_too_large");
+    // API_MAX_BODY_BYTES is 1 MiB: a few chunks past it at most (the stream reads ahead), never the 16 MiB.
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 4 * chunk.byteLength);
+    expect(await db.apiKey.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+
   it("404 for another organization's key id, which stays unchanged", async () => {
     const a = await orgWithKey();
     const b = await orgWithKey();

@@ -35,11 +35,16 @@ export function CheckoutForm({
   initialStatus,
   businessName,
   callbackUrl,
+  payOn,
+  authorizationUrl,
 }: {
   reference: string;
   initialStatus: Status;
   businessName: string;
   callbackUrl: string | null;
+  /** `card`: the sandbox card form; `provider`: paid on the provider's page; `unavailable`: neither. */
+  payOn: "card" | "provider" | "unavailable";
+  authorizationUrl: string;
 }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
@@ -80,7 +85,9 @@ export function CheckoutForm({
     setRetrying(true);
     const res = await post(`/api/checkout/${reference}/retry`);
     setRetrying(false);
-    if (res.ok) router.push(`/pay/${res.body.reference as string}`);
+    // The new payment has the same provider: our card form, or the provider's page.
+    if (res.ok && payOn === "card") router.push(`/pay/${res.body.reference as string}`);
+    else if (res.ok) window.location.assign(res.body.authorizationUrl as string);
     else setError((res.body.detail as string | undefined) ?? "Could not start a new payment.");
   };
 
@@ -103,13 +110,36 @@ export function CheckoutForm({
     return (
       <div className="text-center" role="alert">
         <XCircle className="mx-auto h-10 w-10 text-red-600" aria-hidden />
-        <h2 className="mt-2 text-lg font-semibold">Payment declined</h2>
-        <p className="mt-1 text-sm text-slate-600">Your card was declined and you were not charged.</p>
+        <h2 className="mt-2 text-lg font-semibold">{payOn === "card" ? "Payment declined" : "Payment not completed"}</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          {payOn === "card" ? "Your card was declined" : "The payment did not go through"} and you were not charged.
+        </p>
         {error && <p className="mt-2 text-sm text-red-700">{error}</p>}
-        <Button className="mt-4 w-full" loading={retrying} onClick={retry}>
-          Try again with another card
-        </Button>
+        {payOn === "unavailable" ? (
+          <p className="mt-2 text-sm text-slate-600">Ask {businessName} for a new payment link.</p>
+        ) : (
+          <Button className="mt-4 w-full" loading={retrying} onClick={retry}>
+            {payOn === "card" ? "Try again with another card" : "Try again"}
+          </Button>
+        )}
       </div>
+    );
+  }
+
+  if (payOn === "unavailable") {
+    return (
+      <p className="text-center text-sm text-slate-600" role="status">
+        This payment link can no longer be used. Ask {businessName} for a new one.
+      </p>
+    );
+  }
+
+  if (payOn === "provider") {
+    // Paid on the provider's page; never with the sandbox card form.
+    return (
+      <Button asChild className="w-full">
+        <a href={authorizationUrl}>Continue to payment</a>
+      </Button>
     );
   }
 

@@ -14,7 +14,7 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
   const checkout = await getCheckout(reference);
   if (!checkout) notFound();
   return (
-    <Frame>
+    <Frame sandbox={checkout.payOn === "card"}>
       <p className="text-sm text-slate-500">{checkout.business.name}</p>
       <h1 className="mt-1 text-xl font-semibold">{checkout.policy.name}</h1>
       <p className="mt-1 text-sm capitalize text-slate-600">
@@ -33,18 +33,20 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
           initialStatus={checkout.status}
           businessName={checkout.business.name}
           callbackUrl={checkout.callbackUrl}
+          payOn={checkout.payOn}
+          authorizationUrl={checkout.authorizationUrl}
         />
       </div>
     </Frame>
   );
 }
 
-function Frame({ children }: { children: ReactNode }) {
+function Frame({ children, sandbox }: { children: ReactNode; sandbox: boolean }) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-10">
       <Logo />
       <div className="mt-8 w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
-      <p className="mt-6 text-xs text-slate-500">Secure checkout by Coverdesk · sandbox</p>
+      <p className="mt-6 text-xs text-slate-500">Secure checkout by Coverdesk{sandbox ? " · sandbox" : ""}</p>
     </main>
   );
 }

@@ -1,4 +1,4 @@
-// POST /api/checkout/{reference} — the hosted checkout pays a sandbox payment.
+// POST /api/checkout/{reference} — the hosted checkout's card form pays a sandbox payment.
 import { handleCheckout } from "@/server/rest/checkout";
 
 export const dynamic = "force-dynamic";

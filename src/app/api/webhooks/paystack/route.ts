@@ -1,5 +1,7 @@
 // POST /api/webhooks/paystack — Paystack's signed notification of a charge.
 import { env } from "@/server/env";
+import { AppError } from "@/server/errors";
+import { readText } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { verifyPaystackSignature } from "@/server/payments/provider";
 import { settleReference } from "@/server/payments/remote";
@@ -8,7 +10,14 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request) {
   if (!env.PAYSTACK_SECRET_KEY) return new Response(null, { status: 404 });
-  const raw = await request.text();
+  // Paystack's events are a few KiB: never hold more than the API's body limit before the signature is checked.
+  let raw: string;
+  try {
+    raw = await readText(request, env.API_MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof AppError) return new Response(null, { status: err.status });
+    throw err;
+  }
   if (!verifyPaystackSignature(env.PAYSTACK_SECRET_KEY, raw, request.headers.get("x-paystack-signature"))) {
     return new Response(null, { status: 401 });
   }
@@ -20,7 +29,13 @@ export async function POST(request: Request) {
   }
   if ((event.event === "charge.success" || event.event === "charge.failed") && event.data?.reference) {
     // The payload is only a hint: the outcome is confirmed with Paystack's verify API.
-    await settleReference(event.data.reference).catch((err) => logger.error({ err }, "paystack webhook settle failed"));
+    // 200 only once settled (or nothing to do); a failure answers 5xx so that Paystack delivers again.
+    try {
+      await settleReference(event.data.reference);
+    } catch (err) {
+      logger.error({ err, reference: event.data.reference }, "paystack webhook settle failed");
+      return new Response(null, { status: 500 });
+    }
   }
   return new Response(null, { status: 200 });
 }
