@@ -19,6 +19,7 @@ const nextConfig = {
     "proper-lockfile",
     "ioredis",
     "nodemailer",
+    "undici",
   ],
   async headers() {
     return [

@@ -1,10 +1,12 @@
 // One HTTP attempt of one event to one webhook, and its log row.
+import type { ReadableStream } from "node:stream/web";
+import { fetch } from "undici";
 import type { Prisma, Webhook as WebhookRow } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
 import { env } from "@/server/env";
 import { unseal } from "@/server/seal";
 import { signatureHeaders } from "./signing";
-import { unsafeUrlReason } from "./url-safety";
+import { pinnedAgent, resolveTarget, type ResolveHost } from "./url-safety";
 
 export const SECRET_PURPOSE = "webhook-secret";
 const EXCERPT_BYTES = 1024;
@@ -39,14 +41,48 @@ function retryAfterSeconds(header: string | null): number | null {
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
-export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promise<Outcome> {
+/** The first EXCERPT_BYTES of a body, read from the stream; the rest is never read. */
+async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // a body cut short (timeout, reset) keeps what arrived
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
+}
+
+export async function sendOnce(
+  webhook: WebhookRow,
+  event: EventPayload,
+  { resolve }: { resolve?: ResolveHost } = {},
+): Promise<Outcome> {
   const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
   const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body);
   const base = { requestHeaders: headers, requestBody: body, gone: false, retryAfterS: null };
-  const unsafe = await unsafeUrlReason(webhook.url);
-  if (unsafe)
-    return { ...base, ok: false, responseStatus: null, durationMs: null, error: `Not sent: ${unsafe}`, responseExcerpt: null };
+  const target = await resolveTarget(webhook.url, resolve);
+  if (!target.ok)
+    return {
+      ...base,
+      ok: false,
+      responseStatus: null,
+      durationMs: null,
+      error: `Not sent: ${target.reason}`,
+      responseExcerpt: null,
+    };
 
+  // Connects only to the addresses just checked: no second DNS resolution.
+  const dispatcher = pinnedAgent(target);
   const started = performance.now();
   try {
     const res = await fetch(webhook.url, {
@@ -55,8 +91,9 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(env.WEBHOOK_TIMEOUT_MS),
+      dispatcher,
     });
-    const text = await res.text().catch(() => "");
+    const excerpt = await readExcerpt(res.body);
     const durationMs = Math.round(performance.now() - started);
     const ok = res.status >= 200 && res.status < 300;
     const retryAfter = retryAfterSeconds(res.headers.get("retry-after"));
@@ -66,7 +103,7 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
       responseStatus: res.status,
       durationMs,
       error: ok ? null : res.status >= 300 && res.status < 400 ? `Redirect (${res.status}) not followed` : `HTTP ${res.status}`,
-      responseExcerpt: Buffer.from(text).subarray(0, EXCERPT_BYTES).toString("utf8"),
+      responseExcerpt: excerpt,
       gone: res.status === 410,
       retryAfterS: res.status === 429 ? retryAfter : null,
     };
@@ -82,6 +119,8 @@ export async function sendOnce(webhook: WebhookRow, event: EventPayload): Promis
       error: timedOut ? `Timed out after ${env.WEBHOOK_TIMEOUT_MS} ms` : `Connection failed: ${cause}`,
       responseExcerpt: null,
     };
+  } finally {
+    dispatcher.destroy().catch(() => {});
   }
 }
 

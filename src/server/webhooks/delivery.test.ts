@@ -4,7 +4,7 @@
 // Standard Webhooks with the `standardwebhooks` package.
 import crypto from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -28,8 +28,10 @@ import { initializePayment } from "@/server/payments/service";
 import { CreatePolicyInput } from "@/server/policies/schemas";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization } from "@/test/fixtures";
+import { sendOnce } from "./deliver";
 import { CreateWebhookInput, type WebhookDelivery } from "./schemas";
 import { createWebhook, getDelivery, listDeliveries, retryDelivery, sendTestEvent, setWebhookStatus } from "./service";
+import type { ResolveHost } from "./url-safety";
 import { dispatchEvents, runDueTasks, workOnce } from "./worker";
 
 // ---------- a local receiver ----------
@@ -129,6 +131,12 @@ beforeAll(async () => {
   expect(env.WEBHOOK_ALLOW_PRIVATE_URLS).toBe(true);
   expect(env.WEBHOOK_RETRY_SCHEDULE).toEqual([0, 0, 0]);
   expect(env.WEBHOOK_TIMEOUT_MS).toBe(500);
+  // The process's first connection compiles undici's HTTP parser (WebAssembly); on a busy machine that
+  // alone can eat most of the 500 ms timeout, so it happens here rather than in a test's first attempt.
+  const { actor } = await ownerWithOrganization();
+  const warmUp = await receiver();
+  await sendTestEvent(actor, (await hook(actor, warmUp.url, ["claim.submitted"])).id);
+  await Promise.all(open.splice(0).map((r) => r.close()));
 });
 
 describe("what a receiver gets", () => {
@@ -529,5 +537,67 @@ describe("test events and manual retries", () => {
     const ping = await sendTestEvent(actor, webhook.id);
     expect(ping).toMatchObject({ status: "failed", responseStatus: 410 });
     expect((await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } })).status).toBe("disabled");
+  });
+});
+
+describe("what the app connects to, and reads back", () => {
+  it("the name is resolved once and the connection goes to that answer, not a later one (DNS rebinding)", async () => {
+    const { actor } = await shop();
+    const rx = await receiver();
+    const port = Number(new URL(rx.url).port);
+    // Another listener on the same port of 127.0.0.2: what a second resolution would reach.
+    let elsewhere = 0;
+    const other = net.createServer((socket) => {
+      elsewhere++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => other.listen(port, "127.0.0.2", resolve));
+    open.push({ close: () => new Promise<void>((resolve) => other.close(() => resolve())) });
+
+    let answers = 0;
+    const resolve = vi.fn<ResolveHost>(async () => (++answers === 1 ? ["127.0.0.1"] : ["127.0.0.2"]));
+    const webhook = await hook(actor, `http://hooks.rebind.test:${port}/coverdesk/hooks`, ["claim.submitted"]);
+    const row = await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    const outcome = await sendOnce(row, { id: "evt_pinned", type: "ping", createdAt: new Date(), data: {} }, { resolve });
+    expect(outcome, String(outcome.error)).toMatchObject({ ok: true, responseStatus: 200 });
+
+    expect(resolve.mock.calls).toEqual([["hooks.rebind.test"]]);
+    expect(rx.requests).toHaveLength(1);
+    expect(rx.requests[0]!.headers.host).toBe(`hooks.rebind.test:${port}`); // the name, not the address
+    expect(elsewhere).toBe(0);
+  });
+
+  it("reads at most 1 KiB of the answer: an endless body ends the attempt at once, the connection is closed", async () => {
+    const { actor } = await shop();
+    let closed = false;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.on("close", () => (closed = true));
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on("drain", pump);
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const webhook = await hook(actor, url, ["claim.submitted"]);
+
+    const started = Date.now();
+    const ping = await sendTestEvent(actor, webhook.id);
+    expect(Date.now() - started).toBeLessThan(env.WEBHOOK_TIMEOUT_MS);
+    expect(ping).toMatchObject({ status: "succeeded", responseStatus: 200, error: null });
+    expect(ping.durationMs).toBeLessThan(env.WEBHOOK_TIMEOUT_MS);
+    expect((await getDelivery(actor, ping.id)).responseExcerpt).toBe("x".repeat(1024));
+    await expect.poll(() => closed, { timeout: 2_000 }).toBe(true);
   });
 });

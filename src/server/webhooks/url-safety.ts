@@ -1,63 +1,114 @@
-// Webhook targets must be public http(s) addresses: private, loopback and
-// link-local ones are refused (also after DNS resolution) unless allowed.
+// Webhook targets must be public http(s) addresses: private, loopback,
+// link-local, reserved… ones are refused (also after DNS resolution) unless
+// allowed. The host is resolved once; the delivery connects to the addresses
+// that were checked, never to a second DNS answer (DNS rebinding).
 import dns from "node:dns/promises";
+import type { LookupAddress, LookupOptions } from "node:dns";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
+import { Agent } from "undici";
 import { env } from "@/server/env";
 
-const blocked = new net.BlockList();
-for (const [net4, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["224.0.0.0", 3],
-] as const) {
-  blocked.addSubnet(net4, prefix, "ipv4");
-}
-for (const [net6, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  blocked.addSubnet(net6, prefix, "ipv6");
+/** A host name's addresses (IPv4 or IPv6 strings); injectable for tests. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+const DNS_TIMEOUT_MS = 5_000;
+const REFUSED = "private, loopback and link-local addresses are not allowed";
+
+export const systemResolve: ResolveHost = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * Public unicast only, by ipaddr.js's range classification. IPv4 carried in
+ * IPv6 (mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) is judged by
+ * the IPv4 address it reaches; IPv4-compatible (::/96), Teredo, local-use NAT64
+ * (64:ff9b:1::/48) and every other special range are refused.
+ */
+export function isPublicAddress(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  const addr = ipaddr.parse(ip);
+  if (addr.kind() === "ipv4") return addr.range() === "unicast";
+  const v6 = addr as ipaddr.IPv6;
+  const [p0, p1, p2, p3, p4, p5, p6, p7] = v6.parts as [number, number, number, number, number, number, number, number];
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+  switch (v6.range()) {
+    case "ipv4Mapped":
+      return v4(p6, p7).range() === "unicast";
+    case "rfc6052": // 64:ff9b::/96 embeds the IPv4 in its last 32 bits; 64:ff9b:1::/48 is local use
+      return p2 === 0 && p3 === 0 && p4 === 0 && p5 === 0 && v4(p6, p7).range() === "unicast";
+    case "6to4":
+      return v4(p1, p2).range() === "unicast";
+    case "unicast":
+      // ::a.b.c.d (IPv4-compatible, deprecated) is "unicast" to ipaddr.js
+      return !(p0 === 0 && p1 === 0 && p2 === 0 && p3 === 0 && p4 === 0 && p5 === 0);
+    default:
+      return false;
+  }
 }
 
-/** `::ffff:7f00:1` and `::ffff:127.0.0.1` are IPv4 addresses in IPv6 clothing. */
-function embeddedIpv4(v6: string): string | null {
-  const m = /^(?:0{0,4}:){0,5}:?ffff:(.+)$/i.exec(v6);
-  if (!m) return null;
-  const tail = m[1]!;
-  if (net.isIPv4(tail)) return tail;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(tail);
-  if (!hex) return null;
-  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`DNS lookup timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function isPrivateAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) return blocked.check(ip, "ipv4");
-  const v4 = embeddedIpv4(ip);
-  if (v4) return blocked.check(v4, "ipv4");
-  return blocked.check(ip, "ipv6");
+export type Target = { ok: true; hostname: string; addresses: string[] } | { ok: false; reason: string };
+
+/**
+ * Resolves the URL's host once and checks every address it answers (one
+ * private address among public ones refuses the host). With
+ * WEBHOOK_ALLOW_PRIVATE_URLS the addresses are resolved but not checked.
+ */
+export async function resolveTarget(url: string, resolve: ResolveHost = systemResolve): Promise<Target> {
+  const parsed = new URL(url); // WHATWG parsing: `2130706433`, `0x7f.1`, `017700000001` become 127.0.0.1
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, reason: "only http(s) URLs are allowed" };
+  const hostname = parsed.hostname.replace(/^\[|\]$/g, "");
+  const name = hostname.replace(/\.$/, "");
+  // RFC 6761: localhost and *.localhost are loopback, whatever a resolver says.
+  if (!env.WEBHOOK_ALLOW_PRIVATE_URLS && (name === "localhost" || name.endsWith(".localhost")))
+    return { ok: false, reason: REFUSED };
+  let addresses: string[];
+  try {
+    addresses = net.isIP(hostname) ? [hostname] : await withTimeout(resolve(hostname), DNS_TIMEOUT_MS);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) return { ok: false, reason: `the host ${hostname} does not resolve` };
+  if (!env.WEBHOOK_ALLOW_PRIVATE_URLS && !addresses.every(isPublicAddress)) return { ok: false, reason: REFUSED };
+  return { ok: true, hostname, addresses };
 }
 
-/** Null when the URL may be called; else the reason it may not. */
-export async function unsafeUrlReason(url: string): Promise<string | null> {
+/** Null when the URL may be called; else the reason it may not. Registration asks DNS only when private URLs are refused. */
+export async function unsafeUrlReason(url: string, resolve?: ResolveHost): Promise<string | null> {
   const parsed = new URL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "only http(s) URLs are allowed";
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) return null;
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return "private, loopback and link-local addresses are not allowed";
-  let addresses: string[];
-  try {
-    addresses = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true })).map((a) => a.address);
-  } catch {
-    return `the host ${host} does not resolve`;
-  }
-  return addresses.some(isPrivateAddress) ? "private, loopback and link-local addresses are not allowed" : null;
+  const target = await resolveTarget(url, resolve);
+  return target.ok ? null : target.reason;
+}
+
+/**
+ * An undici dispatcher that connects to the checked addresses only: its DNS
+ * lookup answers them without asking DNS again. The URL keeps its host name,
+ * so the Host header and TLS SNI/certificate check stay on the name.
+ */
+export function pinnedAgent({ hostname, addresses }: { hostname: string; addresses: string[] }): Agent {
+  const answers: LookupAddress[] = addresses.map((address) => ({ address, family: net.isIPv6(address) ? 6 : 4 }));
+  const lookup = (
+    host: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    const usable = answers.filter((a) => !options.family || a.family === options.family);
+    if (host !== hostname || usable.length === 0) {
+      callback(Object.assign(new Error(`no checked address for ${host}`), { code: "ENOTFOUND" }), []);
+    } else if (options.all) {
+      callback(null, usable);
+    } else {
+      callback(null, usable[0]!.address, usable[0]!.family);
+    }
+  };
+  return new Agent({ connect: { lookup } });
 }
