@@ -2,12 +2,18 @@
 // database. Signing up also creates the user's first organization (OWNER).
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { logger } from "@/server/logger";
 import { CreateOrganizationInput } from "@/server/organizations/schemas";
 import { createOrganization } from "@/server/organizations/service";
+import { beginSignInAttempt, ipRateLimitStorage } from "@/server/session/sign-in-limit";
+
+/** Sign-in attempts under way, to give back those that were not a wrong password. */
+const pendingAttempts = new WeakMap<Request, () => Promise<void>>();
 
 function createAuth() {
   return betterAuth({
@@ -18,7 +24,41 @@ function createAuth() {
     database: prismaAdapter(db, { provider: "postgresql" }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
-    rateLimit: { enabled: env.AUTH_RATE_LIMIT },
+    // Per IP (and path), with better-auth's rules, in the store every instance shares; reading
+    // one's own session (every dashboard load) is not throttled, so it costs no write.
+    rateLimit: {
+      enabled: env.AUTH_RATE_LIMIT,
+      customStorage: ipRateLimitStorage(),
+      customRules: { "/get-session": false },
+    },
+    // The client address resolved by the route handler (src/server/client-ip.ts); forwarded headers are not read here.
+    advanced: { ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] } },
+    // The per-account limit is on even with AUTH_RATE_LIMIT=false: it only counts wrong passwords.
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (ctx.path !== "/sign-in/email" || !ctx.request || typeof email !== "string") return;
+        const attempt = await beginSignInAttempt(email);
+        if (!attempt.allowed) {
+          throw new APIError(
+            "TOO_MANY_REQUESTS",
+            {
+              code: "TOO_MANY_FAILED_SIGN_INS",
+              message: `Too many failed sign-ins for this account. Try again in ${Math.ceil(attempt.retryAfterSeconds / 60)} min.`,
+            },
+            { "Retry-After": String(attempt.retryAfterSeconds) },
+          );
+        }
+        pendingAttempts.set(ctx.request, attempt.release);
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const release = ctx.request ? pendingAttempts.get(ctx.request) : undefined;
+        if (!ctx.request || !release) return;
+        pendingAttempts.delete(ctx.request);
+        const returned = ctx.context.returned;
+        if (!(isAPIError(returned) && returned.statusCode === 401)) await release();
+      }),
+    },
     user: {
       additionalFields: {
         activeOrganizationId: { type: "string", required: false, input: false },

@@ -1,6 +1,7 @@
 // Outgoing mail. With SMTP_URL it goes out through SMTP; without it every
-// message is written as an .eml file under DATA_DIR/mail/ and its link is
-// logged, so invitations work on a laptop.
+// message is written as an .eml file under DATA_DIR/mail/. Its link (it
+// carries a token) is logged outside production only, so invitations work on a
+// laptop; in production the log names the file and the link stays in it.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -14,7 +15,7 @@ export interface Email {
   subject: string;
   text: string;
   html: string;
-  /** The one link a person acts on, logged when mail is kept on disk. */
+  /** The one link a person acts on, logged in development when mail is kept on disk. */
   link?: string;
 }
 
@@ -42,7 +43,8 @@ export async function sendEmail(email: Email): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`);
   await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
-  logger.info({ to: email.to, subject: email.subject, file, link: email.link }, "email written to the local outbox");
+  const link = env.NODE_ENV === "production" && email.link ? "[redacted]" : email.link;
+  logger.info({ to: email.to, subject: email.subject, file, link }, "email written to the local outbox");
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
