@@ -18,6 +18,7 @@ export type TrpcCode =
 const TABLE = {
   malformed_json: [400, "BAD_REQUEST", "Malformed JSON"],
   invalid_query: [400, "BAD_REQUEST", "Invalid query string"],
+  invalid_path: [400, "BAD_REQUEST", "Invalid path"],
   missing_api_key: [401, "UNAUTHORIZED", "Missing API key"],
   invalid_api_key: [401, "UNAUTHORIZED", "Invalid API key"],
   revoked_api_key: [401, "UNAUTHORIZED", "Revoked API key"],
@@ -82,4 +83,32 @@ export function validationError(errors: FieldError[]): AppError {
 /** Prisma's unique-constraint violation, for turning races into 409s. */
 export function isUniqueViolation(err: unknown): boolean {
   return typeof err === "object" && err !== null && (err as { code?: string }).code === "P2002";
+}
+
+/**
+ * The SQLSTATE of a PostgreSQL data exception (class 22: bad encoding, value
+ * out of range, …) behind `err`, as Prisma's driver adapters (pg and PGlite
+ * alike) report it in `meta.driverAdapterError.cause`, or a raw driver error.
+ */
+export function dataExceptionCode(err: unknown): string | null {
+  for (let e = err, i = 0; typeof e === "object" && e !== null && i < 5; i++) {
+    const o = e as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } }; cause?: unknown };
+    const adapter = o.meta?.driverAdapterError?.cause;
+    for (const code of [adapter?.originalCode, adapter?.code, o.code]) {
+      if (typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code)) return code;
+    }
+    e = o.cause;
+  }
+  return null;
+}
+
+/**
+ * The AppError a thrown value answers as: itself, 422 for a database data
+ * exception the input caused, else null (a bug: 500, logged by the caller).
+ */
+export function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  const sqlState = dataExceptionCode(err);
+  if (sqlState) return new AppError("validation_failed", "A value in the request cannot be stored or compared");
+  return null;
 }

@@ -2,11 +2,12 @@
 // capability), the same problem+json errors as the REST API.
 import crypto from "node:crypto";
 import { env } from "@/server/env";
-import { AppError } from "@/server/errors";
+import { AppError, toAppError } from "@/server/errors";
 import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { payWithCard, retryPayment } from "@/server/payments/checkout";
 import { CheckoutInput } from "@/server/payments/schemas";
+import { assertSafeInput } from "@/server/text";
 import { fieldErrors, problemResponse } from "./problem";
 
 function start() {
@@ -20,7 +21,8 @@ function json(body: unknown, headers: Headers) {
 }
 
 function failure(err: unknown, requestId: string, headers: Headers, reference: string) {
-  if (err instanceof AppError) return problemResponse(err, requestId, headers);
+  const app = toAppError(err);
+  if (app) return problemResponse(app, requestId, headers);
   logger.error({ err, requestId, reference }, "checkout failed");
   return problemResponse(new AppError("internal_error", `Something went wrong. Quote ${requestId}.`), requestId, headers);
 }
@@ -30,6 +32,8 @@ export async function handleCheckout(request: Request, reference: string): Promi
   try {
     // The REST API's body rules: 413 over API_MAX_BODY_BYTES, 415 unless JSON, 400 malformed.
     const { value } = await readJson(request, env.API_MAX_BODY_BYTES);
+    assertSafeInput(reference, "reference");
+    assertSafeInput(value);
     const parsed = CheckoutInput.safeParse(value);
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error);

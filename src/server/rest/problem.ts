@@ -2,9 +2,12 @@
 import type { z } from "zod";
 import { AppError, type FieldError } from "@/server/errors";
 
-export function problemResponse(err: AppError, requestId: string, headers: Headers): Response {
+export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
+
+/** The JSON text of the problem details for `err`. */
+export function problemBody(err: AppError, requestId: string): string {
   const { errors, ...extra } = err.extra;
-  const body = {
+  return JSON.stringify({
     type: `https://coverdesk.dev/errors/${err.code}`,
     title: err.title,
     status: err.status,
@@ -13,9 +16,12 @@ export function problemResponse(err: AppError, requestId: string, headers: Heade
     requestId,
     ...extra,
     ...(errors ? { errors } : {}),
-  };
-  headers.set("Content-Type", "application/problem+json; charset=utf-8");
-  return new Response(JSON.stringify(body), { status: err.status, headers });
+  });
+}
+
+export function problemResponse(err: AppError, requestId: string, headers: Headers): Response {
+  headers.set("Content-Type", PROBLEM_CONTENT_TYPE);
+  return new Response(problemBody(err, requestId), { status: err.status, headers });
 }
 
 /** Zod issues as field errors, with a plain "is required" for missing fields. */

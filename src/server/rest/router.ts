@@ -44,10 +44,18 @@ export function createRouter(endpoints: AnyEndpoint[]) {
       }
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1] ?? "");
+        params[name] = decodeSegment(m[i + 1] ?? "");
       });
       return { endpoint, params };
     }
     throw new AppError("not_found", `No route for ${method} ${path}`);
   };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new AppError("invalid_path", "The path holds a malformed percent-encoding");
+  }
 }

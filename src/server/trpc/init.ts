@@ -5,28 +5,42 @@ import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Actor } from "@/server/actor";
 import { getAuth } from "@/server/auth";
-import { AppError } from "@/server/errors";
+import { AppError, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { resolveActiveMembership } from "@/server/organizations/service";
+import { requestIdOf } from "@/server/request-id";
 import { fieldErrors } from "@/server/rest/problem";
+import { assertSafeInput } from "@/server/text";
 
 export async function createContext(opts: { headers: Headers }) {
   const session = await getAuth().api.getSession({ headers: opts.headers });
-  return { headers: opts.headers, user: session?.user ?? null };
+  // Quoted in error messages and echoed as X-Request-Id (optional for in-process callers).
+  const request: { requestId?: string } = { requestId: requestIdOf(opts.headers) };
+  return { headers: opts.headers, user: session?.user ?? null, ...request };
 }
 export type Context = Awaited<ReturnType<typeof createContext>>;
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx, path }) {
     const cause = error.cause;
     const app = cause instanceof AppError ? cause : null;
     const zod = cause instanceof ZodError ? cause : null;
+    const { stack: _stack, ...data } = shape.data;
+    if (!app && shape.data.httpStatus >= 500) {
+      // A bug, not a refusal: its text (Prisma, SQL, stack) stays in the log.
+      const requestId = ctx?.requestId ?? requestIdOf(new Headers());
+      logger.error({ err: error, requestId, path }, "trpc error");
+      return {
+        ...shape,
+        message: `Something went wrong on our side. Quote ${requestId} when you contact support.`,
+        data: { ...data, code: "internal_error", requestId },
+      };
+    }
     return {
       ...shape,
       data: {
-        ...shape.data,
-        stack: undefined,
+        ...data,
         code: app?.code ?? (zod ? "validation_failed" : shape.data.code),
         errors: app?.extra.errors ?? (zod ? fieldErrors(zod) : undefined),
       },
@@ -34,15 +48,28 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Turns a service's AppError into the matching tRPC error, keeping the code. */
-const appErrors = t.middleware(async ({ next, path }) => {
+const asTrpcError = (app: AppError) => new TRPCError({ code: app.trpcCode, message: app.message, cause: app });
+
+/**
+ * Refuses unsafe text (NUL, lone surrogates) anywhere in the input before any
+ * schema sees it, and turns a service's AppError, or a database data exception
+ * the input caused, into the matching tRPC error, keeping the code.
+ */
+const appErrors = t.middleware(async ({ next, path, ctx, getRawInput }) => {
+  try {
+    assertSafeInput(await getRawInput());
+  } catch (err) {
+    if (err instanceof AppError) throw asTrpcError(err);
+    throw err;
+  }
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
-    if (cause instanceof AppError) {
-      throw new TRPCError({ code: cause.trpcCode, message: cause.message, cause });
+    const app = toAppError(cause);
+    if (app) {
+      if (app !== cause) logger.warn({ err: cause, requestId: ctx.requestId, path }, "the database refused a value of the request");
+      throw asTrpcError(app);
     }
-    if (result.error.code === "INTERNAL_SERVER_ERROR") logger.error({ err: result.error, path }, "trpc error");
   }
   return result;
 });

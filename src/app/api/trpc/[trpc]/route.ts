@@ -12,6 +12,7 @@ const handler = (req: Request) =>
       req,
       router: appRouter,
       createContext: () => createContext({ headers: req.headers }),
+      responseMeta: ({ ctx }) => ({ headers: ctx?.requestId ? { "X-Request-Id": ctx.requestId } : {} }),
     }),
   );
 

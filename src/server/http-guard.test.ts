@@ -1,0 +1,81 @@
+// The guard in front of Next, on a real Node HTTP server: unknown methods
+// answer 405 with Allow, malformed percent-encodings 400 invalid_path on API
+// paths and the not-found page elsewhere; everything else passes untouched.
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALLOW, installHttpGuard, NOT_FOUND_PATH } from "./http-guard";
+
+let server: http.Server;
+let port: number;
+
+beforeAll(async () => {
+  installHttpGuard();
+  server = http.createServer((req, res) => res.end(`reached ${req.method} ${req.url}`));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** Sends a raw HTTP/1.1 request (any method, any target) and returns status line, headers and body. */
+function raw(method: string, target: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: x\r\nX-Request-Id: req-guard-1\r\nConnection: close\r\n\r\n`);
+    });
+    let data = "";
+    socket.on("data", (d) => (data += d.toString("utf8")));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = data.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body });
+    });
+  });
+}
+
+describe("http guard", () => {
+  it("answers methods the server does not know with 405 and Allow, on API paths as problem+json", async () => {
+    for (const method of ["TRACE", "PROPFIND", "MKCOL", "PURGE"]) {
+      const api = await raw(method, "/api/v1/business/policies");
+      expect(api.status, method).toBe(405);
+      expect(api.headers.allow).toBe(ALLOW);
+      expect(api.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(api.headers["x-request-id"]).toBe("req-guard-1");
+      expect(JSON.parse(api.body)).toMatchObject({ status: 405, code: "method_not_allowed", requestId: "req-guard-1" });
+      const page = await raw(method, "/policies");
+      expect(page.status).toBe(405);
+      expect(page.headers.allow).toBe(ALLOW);
+    }
+    const connect = await raw("CONNECT", "example.com:443");
+    expect(connect.status).toBe(405);
+    expect(connect.headers.allow).toBe(ALLOW);
+  });
+
+  it("answers malformed percent-encodings with 400 invalid_path on API paths, the not-found page elsewhere", async () => {
+    for (const bad of ["%ff", "%", "%zz", "%E0%A4%A", "%ED%A0%80", "%C0%AE%C0%AE"]) {
+      for (const api of [`/api/v1/business/policies/${bad}`, `/api/checkout/${bad}`, `/api/trpc/${bad}`]) {
+        const res = await raw("GET", api);
+        expect(res.status, api).toBe(400);
+        expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+        expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_path", requestId: "req-guard-1" });
+      }
+      for (const page of [`/pay/${bad}`, `/invite/${bad}?x=1`]) {
+        expect((await raw("GET", page)).body, page).toBe(`reached GET ${NOT_FOUND_PATH}`);
+      }
+    }
+  });
+
+  it("lets every other request through untouched", async () => {
+    for (const [method, target] of [
+      ["GET", "/api/v1/business/policies/abc?q=%ff"],
+      ["DELETE", "/api/v1/business/policies/caf%C3%A9"],
+      ["OPTIONS", "/pay/ref_1"],
+      ["PATCH", "/api/v1/x/%00"],
+    ]) {
+      expect((await raw(method!, target!)).body).toBe(`reached ${method} ${target}`);
+    }
+  });
+});

@@ -1,0 +1,107 @@
+// Requests Next cannot take, answered at the HTTP server before Next sees them.
+// A method outside the seven Next routes (TRACE, TRACK, PROPFIND, …) makes
+// Next's own Request construction throw (500, with a stack in the log), and a
+// path with a malformed percent-encoding (`%ff`, `%E0%A4%A`, …) fails Next's
+// param decoding (500 text/plain under `next start`). Neither can be caught in
+// a route handler or in proxy.ts, which both run after that point, so the
+// guard hooks the Node server that `next start` and `next dev` create.
+// API paths answer problem+json with a request id; pages render the app's
+// not-found page.
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import { AppError } from "@/server/errors";
+import { logger } from "@/server/logger";
+import { requestIdOf } from "@/server/request-id";
+import { PROBLEM_CONTENT_TYPE, problemBody } from "@/server/rest/problem";
+
+const METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];
+export const ALLOW = METHODS.join(", ");
+/** A path no route matches: rewriting to it renders the app's not-found page (404). */
+export const NOT_FOUND_PATH = "/_not-a-page";
+
+export type Verdict =
+  | { kind: "pass" }
+  | { kind: "not_found_page" }
+  | { kind: "refuse"; error: AppError; allow?: string };
+
+function pathOf(url: string): string {
+  const path = url.startsWith("/") ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "");
+  return path.split(/[?#]/, 1)[0] ?? "";
+}
+
+/** True when a path segment is not a valid percent-encoding of UTF-8. */
+export function hasMalformedEncoding(path: string): boolean {
+  return path.split("/").some((segment) => {
+    try {
+      decodeURIComponent(segment);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+export const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
+
+/** What to do with a request, from its method and raw request target. */
+export function inspect(method: string, url: string): Verdict {
+  const path = pathOf(url);
+  if (!METHODS.includes(method.toUpperCase())) {
+    return { kind: "refuse", error: new AppError("method_not_allowed", `${method} is not a method this server supports`), allow: ALLOW };
+  }
+  if (hasMalformedEncoding(path)) {
+    if (!isApiPath(path)) return { kind: "not_found_page" };
+    return { kind: "refuse", error: new AppError("invalid_path", "The path holds a malformed percent-encoding") };
+  }
+  return { kind: "pass" };
+}
+
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, verdict: Extract<Verdict, { kind: "refuse" }>) {
+  const requestId = requestIdOf(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") }));
+  const api = isApiPath(pathOf(req.url ?? "/"));
+  const body = api ? problemBody(verdict.error, requestId) : `${verdict.error.title}\n`;
+  res.writeHead(verdict.error.status, {
+    "Content-Type": api ? PROBLEM_CONTENT_TYPE : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "X-Request-Id": requestId,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+    ...(verdict.allow ? { Allow: verdict.allow } : {}),
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+  // Drain (and drop) any body the client sends.
+  req.resume();
+  logger.info(
+    { requestId, method: req.method, route: pathOf(req.url ?? "/").slice(0, 200), status: verdict.error.status, code: verdict.error.code },
+    "request refused before routing",
+  );
+}
+
+/** CONNECT is not a request the app serves: 405 rather than a dropped connection. */
+function refuseConnect(req: http.IncomingMessage, socket: Duplex) {
+  const requestId = requestIdOf(new Headers());
+  socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nX-Request-Id: ${requestId}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  logger.info({ requestId, method: "CONNECT", status: 405 }, "request refused before routing");
+}
+
+const g = globalThis as unknown as { __coverdeskHttpGuard?: boolean };
+
+/** Hooks every Node HTTP server of this process (once) so that the guard runs before Next. */
+export function installHttpGuard(): void {
+  if (g.__coverdeskHttpGuard) return;
+  g.__coverdeskHttpGuard = true;
+  const emit = http.Server.prototype.emit;
+  http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: never[]): boolean {
+    if (event === "request") {
+      const [req, res] = args as unknown as [http.IncomingMessage, http.ServerResponse];
+      if (this.listenerCount("connect") === 0) this.on("connect", refuseConnect);
+      const verdict = inspect(req.method ?? "GET", req.url ?? "/");
+      if (verdict.kind === "refuse") {
+        refuse(req, res, verdict);
+        return true;
+      }
+      if (verdict.kind === "not_found_page") req.url = NOT_FOUND_PATH;
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as typeof emit;
+}

@@ -1,0 +1,8 @@
+// The id every API answer carries in `X-Request-Id`: the caller's own when it
+// is a sane token, else a fresh `req_…`. Web Crypto only, so the proxy can use it.
+export function requestIdOf(headers: Headers): string {
+  const given = headers.get("x-request-id");
+  if (given && /^[\w.:-]{1,128}$/.test(given)) return given;
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `req_${Buffer.from(bytes).toString("base64url")}`;
+}
