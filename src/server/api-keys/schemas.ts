@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "@/server/pagination";
 
 export const Permission = z.enum(["read", "write"]);
 
@@ -34,6 +35,8 @@ export const ApiKey = z
   })
   .meta({ id: "ApiKey" });
 export type ApiKey = z.infer<typeof ApiKey>;
+
+export const ApiKeyList = pageOf(ApiKey, "ApiKeyList");
 
 export const ApiKeyWithSecret = ApiKey.extend({
   key: z.string().describe("The full key. Shown only in this response: store it now."),

@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const KEY_PREFIX = "cd_live_";
+const KEY_PREFIX = "cd_live_";
 const KEY_PATTERN = /^cd_live_[0-9A-Za-z]{32}$/;
 
 export function generateApiKey(): string {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AmountNumber } from "@/lib/money";
-import { PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/server/pagination";
 
 export const CLAIM_TYPES = ["accident", "theft", "fire", "flood", "medical", "liability", "other"] as const;
 export const CLAIM_STATUSES = ["submitted", "under_review", "approved", "rejected", "paid"] as const;
@@ -61,11 +61,17 @@ export const Claim = z
   .meta({ id: "Claim" });
 export type Claim = z.infer<typeof Claim>;
 
-export interface ClaimHistoryEntry {
-  id: string;
-  fromStatus: ClaimStatus | null;
-  toStatus: ClaimStatus;
-  note: string | null;
-  by: string;
-  createdAt: string;
-}
+export const ClaimList = pageOf(Claim, "ClaimList");
+
+const ClaimHistoryEntry = z.object({
+  id: z.string(),
+  fromStatus: z.enum(CLAIM_STATUSES).nullable(),
+  toStatus: z.enum(CLAIM_STATUSES),
+  note: z.string().nullable(),
+  by: z.string().describe("Who moved it: a member's name, or API"),
+  createdAt: z.iso.datetime(),
+});
+
+/** The claim with every step of its review (dashboard). */
+export const ClaimWithHistory = Claim.extend({ history: z.array(ClaimHistoryEntry) });
+export type ClaimWithHistory = z.infer<typeof ClaimWithHistory>;

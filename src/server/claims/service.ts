@@ -9,7 +9,7 @@ import { findPolicy } from "@/server/policies/service";
 import {
   CLAIM_MOVES,
   type Claim,
-  type ClaimHistoryEntry,
+  type ClaimWithHistory,
   type CreateClaimInput,
   type ListClaimsQuery,
   type UpdateClaimStatusInput,
@@ -83,7 +83,7 @@ export async function getClaim(actor: Actor, id: string): Promise<Claim> {
 }
 
 /** The claim with every step of its review, oldest first (dashboard). */
-export async function getClaimWithHistory(actor: Actor, id: string): Promise<Claim & { history: ClaimHistoryEntry[] }> {
+export async function getClaimWithHistory(actor: Actor, id: string): Promise<ClaimWithHistory> {
   assertCan(actor, "read");
   const row = await findClaim(actor, id);
   const steps = await db.claimStatusChange.findMany({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/server/pagination";
 
 export const COVERAGE_STATUSES = ["active", "expired"] as const;
 
@@ -15,6 +15,8 @@ export const Coverage = z
   })
   .meta({ id: "Coverage" });
 export type Coverage = z.infer<typeof Coverage>;
+
+export const CoverageList = pageOf(Coverage, "CoverageList");
 
 export const ListCoveragesQuery = PageQuery.extend({
   policyId: z.string().max(100).optional(),

@@ -8,7 +8,6 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { env } from "@/server/env";
 import { openEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
 
-export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 interface Opened {
@@ -18,7 +17,8 @@ interface Opened {
 
 async function open(): Promise<Opened> {
   if (env.DATABASE_URL) {
-    const factory = new PrismaPg({ connectionString: env.DATABASE_URL, max: 10 });
+    // An unreachable server fails the connection in 10 s rather than never.
+    const factory = new PrismaPg({ connectionString: env.DATABASE_URL, max: 10, connectionTimeoutMillis: 10_000 });
     if (env.MIGRATE_ON_START) await migrate(factory);
     return { factory };
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "@/server/pagination";
 
 const trimmed = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
@@ -48,3 +49,12 @@ export const Organization = z
   })
   .meta({ id: "Organization" });
 export type Organization = z.infer<typeof Organization>;
+
+export const OrganizationList = pageOf(Organization, "OrganizationList");
+
+/** The signed-in user in their active organization: role and what it lets them do (dashboard). */
+export const Me = z.object({
+  role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
+  can: z.object({ manage: z.boolean(), admin: z.boolean(), adminRead: z.boolean() }),
+});
+export type Me = z.infer<typeof Me>;

@@ -7,7 +7,7 @@ import { notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "./schemas";
 
-export function toOrganization(org: OrgRow, role: Role): Organization {
+function toOrganization(org: OrgRow, role: Role): Organization {
   return {
     id: org.id,
     name: org.name,
@@ -21,7 +21,7 @@ export function toOrganization(org: OrgRow, role: Role): Organization {
 }
 
 /** The user's membership in an organization, or 404: never reveal an organization the user is not in. */
-export async function findMembership(userId: string, organizationId: string): Promise<Member & { organization: OrgRow }> {
+async function findMembership(userId: string, organizationId: string): Promise<Member & { organization: OrgRow }> {
   const member = await db.member.findUnique({
     where: { organizationId_userId: { organizationId, userId } },
     include: { organization: true },

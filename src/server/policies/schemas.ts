@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DecimalString } from "@/lib/money";
-import { PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/server/pagination";
 
 export const POLICY_TYPES = ["auto", "home", "health", "life", "travel", "property", "liability", "business", "other"] as const;
 export const POLICY_DURATIONS = ["monthly", "quarterly", "yearly"] as const;
@@ -78,6 +78,8 @@ export const Policy = z
   })
   .meta({ id: "Policy" });
 export type Policy = z.infer<typeof Policy>;
+
+export const PolicyList = pageOf(Policy, "PolicyList");
 
 const Money = z.string().describe('Decimal string, e.g. "150.00"');
 

@@ -6,7 +6,7 @@ import { notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import type { CreatePolicyInput, ListPoliciesQuery, Policy, UpdatePolicyInput } from "./schemas";
 
-export function toPolicy(row: PolicyRow): Policy {
+function toPolicy(row: PolicyRow): Policy {
   return {
     id: row.id,
     name: row.name,

@@ -58,13 +58,3 @@ export function endpoint<
 }
 
 export { IdParam } from "@/server/ids";
-
-/** `{data, nextCursor}` of a list endpoint. */
-export function pageOf<T extends z.ZodType>(item: T, id: string) {
-  return z
-    .object({
-      data: z.array(item),
-      nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last"),
-    })
-    .meta({ id });
-}

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PageQuery } from "@/server/pagination";
+import { ApiKey } from "@/server/api-keys/schemas";
+import { pageOf, PageQuery } from "@/server/pagination";
 
 /** Roles that can be given; OWNER is only ever the organization's creator. */
 export const AssignableRole = z.enum(["ADMIN", "MEMBER"], "must be ADMIN or MEMBER");
@@ -37,6 +38,8 @@ export const Member = z
   .meta({ id: "Member" });
 export type Member = z.infer<typeof Member>;
 
+export const MemberList = pageOf(Member, "MemberList");
+
 export const Invitation = z
   .object({
     id: z.string(),
@@ -49,6 +52,16 @@ export const Invitation = z
   })
   .meta({ id: "Invitation" });
 export type Invitation = z.infer<typeof Invitation>;
+
+export const InvitationList = pageOf(Invitation, "InvitationList");
+
+/** The organization an accepted invitation joined (dashboard). */
+export const AcceptedInvitation = z.object({ organizationId: z.string() });
+export type AcceptedInvitation = z.infer<typeof AcceptedInvitation>;
+
+/** What removing a member did besides: their API keys of the organization it revoked (dashboard). */
+export const MemberRemoval = z.object({ revokedApiKeys: z.array(ApiKey) });
+export type MemberRemoval = z.infer<typeof MemberRemoval>;
 
 /** What the acceptance page may show to whoever holds the link. */
 export interface InvitationPreview {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EVENT_TYPES } from "@/server/events/record";
-import { PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/server/pagination";
 
 export const CreateWebhookInput = z
   .strictObject({
@@ -34,6 +34,8 @@ export const Webhook = z
   .meta({ id: "Webhook" });
 export type Webhook = z.infer<typeof Webhook>;
 
+export const WebhookList = pageOf(Webhook, "WebhookList");
+
 export const WebhookWithSecret = Webhook.extend({
   secret: z.string().describe("The signing secret. Shown only in this response."),
 }).meta({ id: "WebhookWithSecret" });
@@ -56,6 +58,8 @@ export const WebhookDelivery = z
   .meta({ id: "WebhookDelivery" });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
+export const WebhookDeliveryList = pageOf(WebhookDelivery, "WebhookDeliveryList");
+
 export const ListDeliveriesQuery = PageQuery.extend({
   webhookId: z.string().max(100).optional(),
   event: z.enum([...EVENT_TYPES, "ping"]).optional(),
@@ -63,10 +67,12 @@ export const ListDeliveriesQuery = PageQuery.extend({
 });
 export type ListDeliveriesQuery = z.output<typeof ListDeliveriesQuery>;
 
-/** The full attempt, for the dashboard's detail drawer. */
-export interface WebhookDeliveryDetail extends WebhookDelivery {
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-  responseExcerpt: string | null;
-}
+/** The full attempt, for the dashboard's detail drawer, with every attempt at the same event. */
+export const WebhookDeliveryDetail = WebhookDelivery.extend({
+  url: z.string(),
+  requestHeaders: z.record(z.string(), z.string()),
+  requestBody: z.string(),
+  responseExcerpt: z.string().nullable(),
+  attempts: z.array(WebhookDelivery),
+});
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetail>;

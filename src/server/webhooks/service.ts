@@ -102,7 +102,7 @@ export async function listDeliveries(actor: Actor, query: ListDeliveriesQuery): 
   return toPage(rows, query, toDelivery);
 }
 
-export async function getDelivery(actor: Actor, id: string): Promise<WebhookDeliveryDetail & { attempts: WebhookDelivery[] }> {
+export async function getDelivery(actor: Actor, id: string): Promise<WebhookDeliveryDetail> {
   assertCan(actor, "read");
   const row = await db.webhookDelivery.findFirst({
     where: { id, organizationId: actor.organizationId },

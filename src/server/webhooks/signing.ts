@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 export const generateWebhookSecret = () => `whsec_${crypto.randomBytes(32).toString("base64")}`;
 
 /** Standard Webhooks key: the base64 after `whsec_`, else the secret's UTF-8 bytes. */
-export const standardKey = (secret: string) =>
+const standardKey = (secret: string) =>
   secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8");
 
 export function signatureHeaders(

@@ -1,7 +1,7 @@
-import { ApiKey, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
+import { ApiKey, ApiKeyList, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
 import { createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "@/server/api-keys/service";
 import { PageQuery } from "@/server/pagination";
-import { endpoint, IdParam, pageOf } from "../endpoint";
+import { endpoint, IdParam } from "../endpoint";
 
 const tag = "API keys";
 
@@ -15,7 +15,7 @@ export const apiKeyEndpoints = [
     tag,
     permission: "read",
     query: PageQuery,
-    response: pageOf(ApiKey, "ApiKeyList"),
+    response: ApiKeyList,
     handler: ({ actor, query }) => listApiKeys(actor, query),
   }),
   // POST /api/v1/business/api-keys — create a key; its secret is in this response only

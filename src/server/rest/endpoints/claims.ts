@@ -1,6 +1,6 @@
-import { Claim, CreateClaimInput, ListClaimsQuery, UpdateClaimStatusInput } from "@/server/claims/schemas";
+import { Claim, ClaimList, CreateClaimInput, ListClaimsQuery, UpdateClaimStatusInput } from "@/server/claims/schemas";
 import { getClaim, listClaims, submitClaim, updateClaimStatus } from "@/server/claims/service";
-import { endpoint, IdParam, pageOf } from "../endpoint";
+import { endpoint, IdParam } from "../endpoint";
 
 const tag = "Claims";
 
@@ -14,7 +14,7 @@ export const claimEndpoints = [
     tag,
     permission: "read",
     query: ListClaimsQuery,
-    response: pageOf(Claim, "ClaimList"),
+    response: ClaimList,
     handler: ({ actor, query }) => listClaims(actor, query),
   }),
   // POST /api/v1/claims — submit a claim

@@ -1,7 +1,7 @@
 // The /organizations endpoints are user-scoped: they act as the key's creator,
 // on any organization that user belongs to, with the user's role there.
 import { z } from "zod";
-import { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "@/server/organizations/schemas";
+import { CreateOrganizationInput, Organization, OrganizationList, UpdateOrganizationInput } from "@/server/organizations/schemas";
 import {
   createOrganization,
   getOrganization,
@@ -10,7 +10,7 @@ import {
   updateOrganization,
 } from "@/server/organizations/service";
 import { PageQuery } from "@/server/pagination";
-import { endpoint, pageOf } from "../endpoint";
+import { endpoint } from "../endpoint";
 import { creatorActor, creatorOf } from "../user-scope";
 
 const tag = "Organizations";
@@ -40,7 +40,7 @@ export const organizationEndpoints = [
     tag,
     permission: "read",
     query: PageQuery,
-    response: pageOf(Organization, "OrganizationList"),
+    response: OrganizationList,
     handler: async ({ key, query }) => listOrganizations(await creatorOf(key), query),
   }),
   // GET /api/v1/organizations/{accountID}

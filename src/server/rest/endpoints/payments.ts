@@ -1,8 +1,15 @@
-import { Coverage, ListCoveragesQuery } from "@/server/coverages/schemas";
+import { CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
 import { listCoverages } from "@/server/coverages/service";
-import { InitializePaymentInput, ListPaymentsQuery, Payment, ReferenceParam, VerifiedPayment } from "@/server/payments/schemas";
+import {
+  InitializePaymentInput,
+  ListPaymentsQuery,
+  Payment,
+  PaymentList,
+  ReferenceParam,
+  VerifiedPayment,
+} from "@/server/payments/schemas";
 import { initializePayment, listPayments, verifyPayment } from "@/server/payments/service";
-import { endpoint, pageOf } from "../endpoint";
+import { endpoint } from "../endpoint";
 
 export const paymentEndpoints = [
   // GET /api/v1/payments — payments, newest first
@@ -14,7 +21,7 @@ export const paymentEndpoints = [
     tag: "Payments",
     permission: "read",
     query: ListPaymentsQuery,
-    response: pageOf(Payment, "PaymentList"),
+    response: PaymentList,
     handler: ({ actor, query }) => listPayments(actor, query),
   }),
   // POST /api/v1/payments/initialize — a payment for a policy, paid on the hosted checkout
@@ -55,7 +62,7 @@ export const paymentEndpoints = [
     tag: "Coverages",
     permission: "read",
     query: ListCoveragesQuery,
-    response: pageOf(Coverage, "CoverageList"),
+    response: CoverageList,
     handler: ({ actor, query }) => listCoverages(actor, query),
   }),
 ];

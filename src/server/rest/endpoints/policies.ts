@@ -4,11 +4,12 @@ import {
   ListPoliciesQuery,
   Policy,
   PolicyAnalytics,
+  PolicyList,
   PolicyStatusInput,
   UpdatePolicyInput,
 } from "@/server/policies/schemas";
 import { createPolicy, deletePolicy, getPolicy, listPolicies, setPolicyStatus, updatePolicy } from "@/server/policies/service";
-import { endpoint, IdParam, pageOf } from "../endpoint";
+import { endpoint, IdParam } from "../endpoint";
 
 const tag = "Policies";
 
@@ -24,7 +25,7 @@ export const policyEndpoints = [
     tag,
     permission: "read",
     query: ListPoliciesQuery,
-    response: pageOf(Policy, "PolicyList"),
+    response: PolicyList,
     handler: ({ actor, query }) => listPolicies(actor, query),
   }),
   // POST /api/v1/business/policies — publish a policy

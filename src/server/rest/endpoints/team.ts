@@ -4,8 +4,16 @@ import { z } from "zod";
 import { PageQuery } from "@/server/pagination";
 import { cancelInvitation, inviteMember, listInvitations, resendInvitation } from "@/server/team/invitations";
 import { listMembers, removeMember, updateMemberRole } from "@/server/team/members";
-import { Invitation, InviteMemberInput, ListInvitationsQuery, Member, UpdateMemberInput } from "@/server/team/schemas";
-import { endpoint, pageOf } from "../endpoint";
+import {
+  Invitation,
+  InvitationList,
+  InviteMemberInput,
+  ListInvitationsQuery,
+  Member,
+  MemberList,
+  UpdateMemberInput,
+} from "@/server/team/schemas";
+import { endpoint } from "../endpoint";
 import { creatorActor } from "../user-scope";
 import { AccountParam } from "./organizations";
 
@@ -40,7 +48,7 @@ export const teamEndpoints = [
     permission: "read",
     params: AccountParam,
     query: PageQuery,
-    response: pageOf(Member, "MemberList"),
+    response: MemberList,
     handler: async ({ key, params, query }) => listMembers(await creatorActor(key, params.accountID), query),
   }),
   // PUT /api/v1/organizations/{accountID}/members/{memberId} — ADMIN ↔ MEMBER
@@ -65,13 +73,17 @@ export const teamEndpoints = [
     path: "/organizations/{accountID}/members/{memberId}",
     operationId: "removeMember",
     summary: "Remove a member",
-    description: "The member loses access at once. The OWNER cannot be removed (409).",
+    description:
+      "The member loses access at once, and every active API key they created in this organization is revoked in the same step (those keys then answer 401 `revoked_api_key`; `GET /business/api-keys` lists them as revoked). The OWNER cannot be removed (409).",
     tag,
     permission: "write",
     params: MemberParams,
     status: 204,
     errors: ["invalid_state"],
-    handler: async ({ key, params }) => removeMember(await creatorActor(key, params.accountID), params.memberId),
+    // 204 per the contract: the revoked keys show as revoked in GET /business/api-keys.
+    handler: async ({ key, params }) => {
+      await removeMember(await creatorActor(key, params.accountID), params.memberId);
+    },
   }),
   // GET /api/v1/organizations/{accountID}/invitations — with ?status=
   endpoint({
@@ -83,7 +95,7 @@ export const teamEndpoints = [
     permission: "read",
     params: AccountParam,
     query: ListInvitationsQuery,
-    response: pageOf(Invitation, "InvitationList"),
+    response: InvitationList,
     handler: async ({ key, params, query }) => listInvitations(await creatorActor(key, params.accountID), query),
   }),
   // POST /api/v1/organizations/{accountID}/invitations/{invitationId}/resend

@@ -1,5 +1,12 @@
 import { PageQuery } from "@/server/pagination";
-import { CreateWebhookInput, ListDeliveriesQuery, Webhook, WebhookDelivery, WebhookWithSecret } from "@/server/webhooks/schemas";
+import {
+  CreateWebhookInput,
+  ListDeliveriesQuery,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookWithSecret,
+} from "@/server/webhooks/schemas";
 import {
   createWebhook,
   deleteWebhook,
@@ -8,7 +15,7 @@ import {
   retryDelivery,
   sendTestEvent,
 } from "@/server/webhooks/service";
-import { endpoint, IdParam, pageOf } from "../endpoint";
+import { endpoint, IdParam } from "../endpoint";
 
 const tag = "Webhooks";
 
@@ -37,7 +44,7 @@ export const webhookEndpoints = [
     tag,
     permission: "read",
     query: PageQuery,
-    response: pageOf(Webhook, "WebhookList"),
+    response: WebhookList,
     handler: ({ actor, query }) => listWebhooks(actor, query),
   }),
   // DELETE /api/v1/business/webhooks/{id} — 204
@@ -75,7 +82,7 @@ export const webhookEndpoints = [
     tag,
     permission: "read",
     query: ListDeliveriesQuery,
-    response: pageOf(WebhookDelivery, "WebhookDeliveryList"),
+    response: WebhookDeliveryList,
     handler: ({ actor, query }) => listDeliveries(actor, query),
   }),
   // POST /api/v1/business/webhooks/deliveries/{id}/retry — send one delivery again

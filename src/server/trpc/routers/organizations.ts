@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { CreateOrganizationInput, UpdateOrganizationInput } from "@/server/organizations/schemas";
+import { capabilities } from "@/server/actor";
+import {
+  CreateOrganizationInput,
+  Me,
+  Organization,
+  OrganizationList,
+  UpdateOrganizationInput,
+} from "@/server/organizations/schemas";
 import {
   createOrganization,
   getOrganization,
@@ -10,11 +17,20 @@ import {
 import { authedProcedure, orgProcedure, router } from "../init";
 
 export const organizationsRouter = router({
-  list: authedProcedure.query(({ ctx }) => listOrganizations(ctx.user.id, { limit: 100 })),
-  current: orgProcedure.query(({ ctx }) => getOrganization(ctx.user.id, ctx.actor.organizationId)),
-  create: authedProcedure.input(CreateOrganizationInput).mutation(({ ctx, input }) => createOrganization(ctx.user.id, input)),
-  update: orgProcedure.input(UpdateOrganizationInput).mutation(({ ctx, input }) => updateOrganization(ctx.actor, input)),
+  list: authedProcedure.output(OrganizationList).query(({ ctx }) => listOrganizations(ctx.user.id, { limit: 100 })),
+  current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(ctx.user.id, ctx.actor.organizationId)),
+  /** The user's role in the active organization and what it lets them do: the dashboard shows only that. */
+  me: orgProcedure.output(Me).query(({ ctx }) => ({ role: ctx.actor.role, can: capabilities(ctx.actor) })),
+  create: authedProcedure
+    .input(CreateOrganizationInput)
+    .output(Organization)
+    .mutation(({ ctx, input }) => createOrganization(ctx.user.id, input)),
+  update: orgProcedure
+    .input(UpdateOrganizationInput)
+    .output(Organization)
+    .mutation(({ ctx, input }) => updateOrganization(ctx.actor, input)),
   switch: authedProcedure
     .input(z.object({ organizationId: z.string().min(1) }))
+    .output(Organization)
     .mutation(({ ctx, input }) => switchOrganization(ctx.user.id, input.organizationId)),
 });
