@@ -284,7 +284,7 @@ test.describe("DELETE /organizations/{accountID}/members/{memberId}", () => {
     await problem(await t.write.delete(`organizations/${t.organizationId}/members/${joined.memberId}`), 404, "not_found");
   });
 
-  test("a removed member's own API key: user-scoped calls → 403 forbidden", async () => {
+  test("a removed member's own API key is revoked with them: 401 revoked_api_key, user-scoped calls included", async () => {
     const t = await tenantWithClients();
     const joined = await joinTeam(t, "ADMIN");
     const key = await createKey(joined.account);
@@ -293,11 +293,11 @@ test.describe("DELETE /organizations/{accountID}/members/{memberId}", () => {
     await ok(await client.get(`organizations/${t.organizationId}/members`));
 
     expect((await t.write.delete(`organizations/${t.organizationId}/members/${joined.memberId}`)).status()).toBe(204);
-    await problem(await client.get(`organizations/${t.organizationId}/members`), 403, "forbidden");
+    await problem(await client.get(`organizations/${t.organizationId}/members`), 401, "revoked_api_key");
     await problem(
       await client.post(`organizations/${t.organizationId}/invite`, { data: { email: newEmail(), role: "ADMIN" } }),
-      403,
-      "forbidden",
+      401,
+      "revoked_api_key",
     );
     expect((await invitations(t)).data.filter((i: { status: string }) => i.status === "pending")).toEqual([]);
   });
@@ -566,10 +566,11 @@ test.describe("tRPC: a MEMBER is refused every team procedure (FORBIDDEN, forbid
     ["team.invite", "mutation", () => ({ email: "someone-new@example.test", role: "MEMBER" })],
     ["team.updateRole", "mutation", (i) => ({ id: i.memberId, role: "ADMIN" })],
     ["team.remove", "mutation", (i) => ({ id: i.memberId })],
+    ["team.activeApiKeys", "query", (i) => ({ id: i.memberId })],
     ["team.resend", "mutation", (i) => ({ id: i.invitationId })],
     ["team.cancel", "mutation", (i) => ({ id: i.invitationId })],
   ];
-  test("all seven, and nothing changes", async () => {
+  test("every one, and nothing changes", async () => {
     const { t, ids, joined } = await populated();
     // The member acts on the owner's row and the pending invitation.
     const owner = (await members(t)).find((m) => m.role === "OWNER");

@@ -32,6 +32,7 @@ const TEAM_PROCEDURES: [string, "query" | "mutation", unknown][] = [
   ["team.invite", "mutation", { email: "someone-else@example.test", role: "MEMBER" }],
   ["team.updateRole", "mutation", { id: "any-member", role: "ADMIN" }],
   ["team.remove", "mutation", { id: "any-member" }],
+  ["team.activeApiKeys", "query", { id: "any-member" }],
   ["team.resend", "mutation", { id: "any-invitation" }],
   ["team.cancel", "mutation", { id: "any-invitation" }],
 ];
@@ -109,11 +110,11 @@ test("an admin invites a new address; the invitee signs up from the emailed link
   const memberSession = browserAccount(invitee);
   expect(await currentOrganization(memberSession)).toMatchObject({ name: orgName, role: "MEMBER" });
 
-  // Policies yes; team (and the other admin pages) no.
+  // Policies yes; team no; API keys read-only (e2e/ui/roles.spec.ts).
   const nav = invitee.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Policies" })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Team" })).toHaveCount(0);
-  await expect(nav.getByRole("link", { name: "API keys" })).toHaveCount(0);
+  await expect(nav.getByRole("link", { name: "API keys" })).toBeVisible();
   await nav.getByRole("link", { name: "Policies" }).click();
   await expect(invitee.getByTestId("policy-row").filter({ hasText: "Motor Basic" })).toBeVisible();
   await invitee.goto("/team");

@@ -1,16 +1,16 @@
 // Pure: who may do what. The services call assertCan; these tables pin the rules.
 import { describe, expect, it } from "vitest";
-import { assertCan, can, type Actor, type Capability } from "@/server/actor";
+import { assertCan, assertKeyPermits, can, capabilities, type Actor, type Capability } from "@/server/actor";
 import { AppError } from "@/server/errors";
 
 const base = { organizationId: "org_1", userId: "usr_1" };
 const owner: Actor = { ...base, role: "OWNER" };
 const admin: Actor = { ...base, role: "ADMIN" };
 const member: Actor = { ...base, role: "MEMBER" };
-const readKey: Actor = { ...base, role: null, apiKey: { id: "key_1", permissions: ["read"] } };
-const writeKey: Actor = { ...base, role: null, apiKey: { id: "key_1", permissions: ["read", "write"] } };
-const writeOnlyKey: Actor = { ...base, role: null, apiKey: { id: "key_1", permissions: ["write"] } };
-// A user-scoped API call: the key creator's role plus the key's permissions.
+const readKey: Actor = { ...base, role: "OWNER", apiKey: { id: "key_1", permissions: ["read"] } };
+const writeKey: Actor = { ...base, role: "OWNER", apiKey: { id: "key_1", permissions: ["read", "write"] } };
+const writeOnlyKey: Actor = { ...base, role: "OWNER", apiKey: { id: "key_1", permissions: ["write"] } };
+// Any key acts with its creator's current role, within the key's permissions.
 const memberWithWriteKey: Actor = { ...base, role: "MEMBER", apiKey: { id: "key_1", permissions: ["write"] } };
 const adminWithReadKey: Actor = { ...base, role: "ADMIN", apiKey: { id: "key_1", permissions: ["read"] } };
 
@@ -56,4 +56,24 @@ describe("can / assertCan", () => {
       });
     }
   }
+});
+
+describe("capabilities (what the dashboard shows)", () => {
+  it("are can() for each capability", () => {
+    expect(capabilities(owner)).toEqual({ manage: true, admin: true, adminRead: true });
+    expect(capabilities(member)).toEqual({ manage: true, admin: false, adminRead: false });
+    expect(capabilities(memberWithWriteKey)).toEqual({ manage: true, admin: false, adminRead: false });
+    expect(capabilities(adminWithReadKey)).toEqual({ manage: false, admin: false, adminRead: true });
+  });
+});
+
+describe("assertKeyPermits (the REST adapter's check before the body)", () => {
+  it("refuses a mutation to a key without write, with the same code as assertCan", () => {
+    expect(() => assertKeyPermits(readKey.apiKey, "read")).not.toThrow();
+    expect(() => assertKeyPermits(writeKey.apiKey, "write")).not.toThrow();
+    expect(() => assertKeyPermits(undefined, "write")).not.toThrow();
+    expect(() => assertKeyPermits(readKey.apiKey, "write")).toThrow(
+      expect.objectContaining({ code: "insufficient_permissions", status: 403 }),
+    );
+  });
 });

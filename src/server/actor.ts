@@ -9,8 +9,8 @@ export interface Actor {
   organizationId: string;
   /** The signed-in user, or the user who created the API key. */
   userId: string;
-  /** The user's role in the organization; null for an API key on /business endpoints. */
-  role: Role | null;
+  /** The user's CURRENT role in the organization (for a key: its creator's), so a key never outranks its creator. */
+  role: Role;
   apiKey?: { id: string; permissions: KeyPermission[] };
 }
 
@@ -25,24 +25,42 @@ export interface Actor {
  */
 export type Capability = "read" | "manage" | "admin" | "admin-read";
 
-export function can(actor: Actor, capability: Capability): boolean {
-  if (capability === "read") return true;
-  if (capability === "admin-read") return actor.role !== "MEMBER";
-  if (actor.apiKey && !actor.apiKey.permissions.includes("write")) return false;
-  if (capability === "admin" && actor.role === "MEMBER") return false;
-  return true;
+/** What the actor may do, for the dashboard to show only what the server will accept. */
+export interface Capabilities {
+  manage: boolean;
+  admin: boolean;
+  adminRead: boolean;
 }
 
-export function assertCan(actor: Actor, capability: Capability): void {
-  if (capability === "read") return;
+type KeyGrant = Pick<NonNullable<Actor["apiKey"]>, "permissions">;
+const lacksWrite = (apiKey: KeyGrant | undefined) => !!apiKey && !apiKey.permissions.includes("write");
+const needsWrite = () => new AppError("insufficient_permissions", "This API key needs the `write` permission for this request");
+
+/** The key's own limit, checked by the REST adapter before the body is read: without `write` it may only read. */
+export function assertKeyPermits(apiKey: KeyGrant | undefined, needs: KeyPermission): void {
+  if (needs === "write" && lacksWrite(apiKey)) throw needsWrite();
+}
+
+/** The one rule: why the actor may not, or null. */
+function refusal(actor: Actor, capability: Capability): AppError | null {
+  if (capability === "read") return null;
   if (capability === "admin-read") {
-    if (actor.role === "MEMBER") throw new AppError("forbidden", "Only an organization's owner or admins can see its team");
-    return;
+    return actor.role === "MEMBER" ? new AppError("forbidden", "Only an organization's owner or admins can see its team") : null;
   }
-  if (actor.apiKey && !actor.apiKey.permissions.includes("write")) {
-    throw new AppError("insufficient_permissions", "This API key needs the `write` permission for this request");
-  }
+  if (lacksWrite(actor.apiKey)) return needsWrite();
   if (capability === "admin" && actor.role === "MEMBER") {
-    throw new AppError("forbidden", "Only an organization's owner or admins can do this");
+    return new AppError("forbidden", "Only an organization's owner or admins can do this");
   }
+  return null;
+}
+
+export const can = (actor: Actor, capability: Capability): boolean => refusal(actor, capability) === null;
+
+export function assertCan(actor: Actor, capability: Capability): void {
+  const refused = refusal(actor, capability);
+  if (refused) throw refused;
+}
+
+export function capabilities(actor: Actor): Capabilities {
+  return { manage: can(actor, "manage"), admin: can(actor, "admin"), adminRead: can(actor, "admin-read") };
 }

@@ -8,9 +8,9 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await currentSession();
   if (!session) redirect("/sign-in");
-  if (!session.member) redirect("/onboarding");
+  if (!session.me) redirect("/onboarding");
   return (
-    <Shell user={{ name: session.user.name, email: session.user.email }} role={session.member.role}>
+    <Shell user={{ name: session.user.name, email: session.user.email }} me={session.me}>
       {children}
     </Shell>
   );

@@ -6,7 +6,7 @@ import { env } from "@/server/env";
 
 export default async function HomePage() {
   const session = await currentSession();
-  const admin = session?.member?.role !== "MEMBER";
+  const admin = session?.me?.can.admin ?? false;
   const firstName = session?.user.name.split(" ")[0] ?? "there";
   const steps = [
     admin && {

@@ -1,12 +1,12 @@
 // API keys against a real database: lifecycle, secrets, tenancy, roles, pages.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Actor } from "@/server/actor";
+import { can, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from "./secret";
-import { authenticateApiKey, createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "./service";
+import { authenticateApiKey, createApiKey, keyActor, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "./service";
 
 const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
@@ -90,6 +90,7 @@ describe("authenticateApiKey", () => {
       id: created.id,
       organizationId: org.id,
       createdById: user.id,
+      creatorRole: "OWNER",
       permissions: ["read"],
       rateLimit: 600,
     });
@@ -120,6 +121,59 @@ describe("authenticateApiKey", () => {
 
     const [listed] = (await listApiKeys(actor, { limit: 20 })).data;
     expect(listed!.lastUsedAt).toBe(lastUsedAt!.toISOString());
+  });
+});
+
+describe("a key never does more than its creator may do now", () => {
+  const membership = (organizationId: string, userId: string) => ({ organizationId_userId: { organizationId, userId } });
+
+  it("acts with its creator's current role: an ADMIN's key demoted to MEMBER is refused admin actions (forbidden)", async () => {
+    const { org } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+    const created = await createApiKey(admin.actor, { name: "Admin's key", permissions: ["read", "write"] });
+    const before = keyActor(await authenticateApiKey(created.key));
+    expect(before).toEqual({
+      organizationId: org.id,
+      userId: admin.user.id,
+      role: "ADMIN",
+      apiKey: { id: created.id, permissions: ["read", "write"] },
+    });
+    await createApiKey(before, { name: "Allowed while admin", permissions: ["read"] });
+
+    await db.member.update({ where: membership(org.id, admin.user.id), data: { role: "MEMBER" } });
+    const after = keyActor(await authenticateApiKey(created.key));
+    expect(after.role).toBe("MEMBER");
+    await expectAppError(createApiKey(after, { name: "Refused", permissions: ["read"] }), "forbidden");
+    await expectAppError(revokeApiKey(after, created.id), "forbidden");
+    expect(can(after, "manage")).toBe(true); // policies and claims, like any MEMBER
+    expect((await rowOf(created.id)).status).toBe("active");
+  });
+
+  it("a key whose creator is no longer a member (however it happened) acts as nobody: forbidden", async () => {
+    const { org } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+    const created = await createApiKey(admin.actor, { name: "Orphan", permissions: ["read", "write"] });
+    await db.member.delete({ where: membership(org.id, admin.user.id) });
+
+    const key = await authenticateApiKey(created.key);
+    expect(key.creatorRole).toBeNull();
+    const err = (() => {
+      try {
+        keyActor(key);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe("forbidden");
+  });
+
+  it("a deleted creator's keys are gone with them: invalid_api_key", async () => {
+    const { org } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+    const created = await createApiKey(admin.actor, { name: "Gone", permissions: ["read", "write"] });
+    await db.user.delete({ where: { id: admin.user.id } });
+    await expectAppError(authenticateApiKey(created.key), "invalid_api_key");
   });
 });
 
@@ -216,7 +270,7 @@ describe("who may manage keys", () => {
       actor: {
         organizationId: org.id,
         userId: ownerActor.userId,
-        role: null,
+        role: "OWNER",
         apiKey: { id: key.id, permissions: [...permissions] },
       },
       ownerActor,

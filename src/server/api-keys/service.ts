@@ -1,4 +1,5 @@
 import type { ApiKey as ApiKeyRow } from "@/generated/prisma/client";
+import type { Role } from "@/generated/prisma/enums";
 import { db } from "@/server/db/client";
 import { assertCan, type Actor, type KeyPermission } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
@@ -88,8 +89,22 @@ export interface AuthenticatedKey {
   id: string;
   organizationId: string;
   createdById: string;
+  /** The creator's role in the key's organization now; null once they are no longer a member. */
+  creatorRole: Role | null;
   permissions: KeyPermission[];
   /** The organization's requests-per-minute limit (settings `api.rateLimit`). */
+  rateLimit: number;
+}
+
+interface KeyRow {
+  id: string;
+  organizationId: string;
+  createdById: string;
+  creatorRole: Role | null;
+  permissions: string[];
+  status: string;
+  keyHash: string;
+  lastUsedAt: Date | null;
   rateLimit: number;
 }
 
@@ -97,10 +112,14 @@ export interface AuthenticatedKey {
 export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey> {
   if (!looksLikeApiKey(presented)) throw new AppError("invalid_api_key");
   const hash = hashApiKey(presented);
-  const row = await db.apiKey.findUnique({
-    where: { keyHash: hash },
-    include: { organization: { select: { apiRateLimit: true } } },
-  });
+  // One statement: the key, its organization's rate limit and its creator's current role there.
+  const [row] = await db.$queryRaw<KeyRow[]>`
+    SELECT k.id, k."organizationId", k."createdById", m.role::text AS "creatorRole", k.permissions,
+           k.status::text AS status, k."keyHash", k."lastUsedAt", o."apiRateLimit" AS "rateLimit"
+    FROM api_key k
+    JOIN organization o ON o.id = k."organizationId"
+    LEFT JOIN member m ON m."organizationId" = k."organizationId" AND m."userId" = k."createdById"
+    WHERE k."keyHash" = ${hash}`;
   if (!row || !sameHash(row.keyHash, hash)) throw new AppError("invalid_api_key");
   if (row.status !== "active") throw new AppError("revoked_api_key");
   touchLastUsed(row.id, row.lastUsedAt);
@@ -108,8 +127,26 @@ export async function authenticateApiKey(presented: string): Promise<Authenticat
     id: row.id,
     organizationId: row.organizationId,
     createdById: row.createdById,
+    creatorRole: row.creatorRole,
     permissions: row.permissions as KeyPermission[],
-    rateLimit: row.organization.apiRateLimit,
+    rateLimit: row.rateLimit,
+  };
+}
+
+/**
+ * The actor of a key on its own organization: its creator, with the creator's
+ * current role there, so the key never does more than they may now. A key
+ * whose creator is no longer a member acts as nobody (403 `forbidden`).
+ */
+export function keyActor(key: AuthenticatedKey): Actor {
+  if (!key.creatorRole) {
+    throw new AppError("forbidden", "The user who created this API key is no longer a member of its organization");
+  }
+  return {
+    organizationId: key.organizationId,
+    userId: key.createdById,
+    role: key.creatorRole,
+    apiKey: { id: key.id, permissions: key.permissions },
   };
 }
 

@@ -157,8 +157,8 @@ describe("submitClaim", () => {
 
   it("a read-only key may not file a claim; a write key and a MEMBER may", async () => {
     const { actor, org, policy } = await insurer();
-    const readKey: Actor = { ...actor, role: null, apiKey: { id: "key_read", permissions: ["read"] } };
-    const writeKey: Actor = { ...actor, role: null, apiKey: { id: "key_write", permissions: ["read", "write"] } };
+    const readKey: Actor = { ...actor, apiKey: { id: "key_read", permissions: ["read"] } };
+    const writeKey: Actor = { ...actor, apiKey: { id: "key_write", permissions: ["read", "write"] } };
     expect(await codeOf(submitClaim(readKey, claimInput(policy.id)))).toBe("insufficient_permissions");
     expect(await db.claim.count({ where: { organizationId: org.id } })).toBe(0);
 
@@ -227,7 +227,7 @@ describe("updateClaimStatus", () => {
   it("the history lists every step in order, with notes and who made it (a member, or API for a key)", async () => {
     const { actor, org, policy, user } = await insurer();
     const member = await addMember(org.id, "MEMBER");
-    const key: Actor = { ...actor, role: null, apiKey: { id: "key_w", permissions: ["read", "write"] } };
+    const key: Actor = { ...actor, apiKey: { id: "key_w", permissions: ["read", "write"] } };
     const claim = await submitClaim(key, claimInput(policy.id));
     await move(member.actor, claim.id, "under_review", "  looking into it  ");
     await move(actor, claim.id, "rejected", "no police report");
@@ -266,7 +266,7 @@ describe("updateClaimStatus", () => {
   it("a read-only key may not move a claim; a MEMBER may", async () => {
     const { actor, org, policy } = await insurer();
     const claim = await submitClaim(actor, claimInput(policy.id));
-    const readKey: Actor = { ...actor, role: null, apiKey: { id: "key_r", permissions: ["read"] } };
+    const readKey: Actor = { ...actor, apiKey: { id: "key_r", permissions: ["read"] } };
     expect(await codeOf(move(readKey, claim.id, "under_review"))).toBe("insufficient_permissions");
     expect((await getClaim(actor, claim.id)).status).toBe("submitted");
     expect(await getClaim(readKey, claim.id)).toEqual(await getClaim(actor, claim.id));

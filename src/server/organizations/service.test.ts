@@ -145,7 +145,7 @@ describe("updateOrganization", () => {
       case "MEMBER":
         return (await addMember(orgId, who)).actor;
       case "read key":
-        return { ...owner, role: null, apiKey: { id: "key_r", permissions: ["read"] } };
+        return { ...owner, apiKey: { id: "key_r", permissions: ["read"] } };
       case "ADMIN through a write key":
         return { ...(await addMember(orgId, "ADMIN")).actor, apiKey: { id: "key_w", permissions: ["read", "write"] } };
     }

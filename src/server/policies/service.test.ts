@@ -90,7 +90,7 @@ describe("policies", () => {
     const { org, actor } = await ownerWithOrganization();
     const member = await addMember(org.id, "MEMBER");
     const created = await createPolicy(member.actor, input());
-    const readKey: Actor = { ...actor, role: null, apiKey: { id: "k", permissions: ["read"] } };
+    const readKey: Actor = { ...actor, apiKey: { id: "k", permissions: ["read"] } };
     await expectCode(createPolicy(readKey, input()), "insufficient_permissions");
     await expectCode(setPolicyStatus(readKey, created.id, false), "insufficient_permissions");
     expect((await getPolicy(readKey, created.id)).isActive).toBe(true);

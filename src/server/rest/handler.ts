@@ -2,29 +2,27 @@
 // of Next so it can be mounted anywhere. Checks run in the contract's order:
 // 401 key → 404/405 route → 403 permission → 400 body/query → 413/415/422
 // input → (service) 404 record → 409 state.
-import crypto from "node:crypto";
 import type { z } from "zod";
-import { authenticateApiKey, type AuthenticatedKey } from "@/server/api-keys/service";
+import { assertKeyPermits } from "@/server/actor";
+import { authenticateApiKey, keyActor, type AuthenticatedKey } from "@/server/api-keys/service";
 import { env } from "@/server/env";
-import { AppError } from "@/server/errors";
+import { AppError, toAppError } from "@/server/errors";
+import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { decodeCursor } from "@/server/pagination";
+import { requestIdOf } from "@/server/request-id";
+import { assertSafeInput } from "@/server/text";
 import type { AnyEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from "./idempotency";
 import { openApiDocument } from "./openapi";
 import { fieldErrors, problemResponse } from "./problem";
 import { consumeRateLimit, rateLimitHeaders } from "./rate-limit";
+import { responseMismatches } from "./response-check";
 import { createRouter } from "./router";
 
 export const API_PREFIX = "/api/v1";
 const match = createRouter(endpoints);
-
-function requestIdOf(request: Request): string {
-  const given = request.headers.get("x-request-id");
-  if (given && /^[\w.:-]{1,128}$/.test(given)) return given;
-  return `req_${crypto.randomBytes(12).toString("base64url")}`;
-}
 
 function bearer(request: Request): string {
   const header = request.headers.get("authorization");
@@ -38,6 +36,7 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
   if (!ep.query) return undefined;
   const raw: Record<string, string> = {};
   for (const [k, v] of url.searchParams) raw[k] = v;
+  assertSafeInput(raw);
   const parsed = (ep.query as z.ZodType).safeParse(raw);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
@@ -53,29 +52,14 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
 }
 
 async function readBody(ep: AnyEndpoint, request: Request): Promise<{ raw: string; value: unknown }> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > env.API_MAX_BODY_BYTES) {
-    throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
-  }
+  assertDeclaredLength(request, env.API_MAX_BODY_BYTES);
   if (!ep.body) return { raw: "", value: undefined };
-  const raw = await request.text();
-  if (Buffer.byteLength(raw) > env.API_MAX_BODY_BYTES) {
-    throw new AppError("payload_too_large", `The body is over ${env.API_MAX_BODY_BYTES} bytes`);
-  }
-  if (raw.trim() === "") return { raw, value: undefined };
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new AppError("unsupported_media_type", "Send the body as application/json");
-  }
-  try {
-    return { raw, value: JSON.parse(raw) };
-  } catch {
-    throw new AppError("malformed_json", "The body is not valid JSON");
-  }
+  return readJson(request, env.API_MAX_BODY_BYTES, { allowEmpty: true });
 }
 
 function validate(schema: z.ZodType | undefined, value: unknown, prefix?: string): unknown {
   if (!schema) return undefined;
+  assertSafeInput(value, prefix);
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const errors = fieldErrors(parsed.error, prefix);
@@ -91,7 +75,7 @@ function jsonResponse(status: number, body: string | null, headers: Headers): Re
 
 export async function handleRestRequest(request: Request): Promise<Response> {
   const started = performance.now();
-  const requestId = requestIdOf(request);
+  const requestId = requestIdOf(request.headers);
   const headers = new Headers({ "X-Request-Id": requestId });
   const url = new URL(request.url);
   const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
@@ -117,9 +101,7 @@ export async function handleRestRequest(request: Request): Promise<Response> {
       }
       const { endpoint: ep, params } = match(method, path);
       route = ep.path;
-      if (ep.permission === "write" && !key.permissions.includes("write")) {
-        throw new AppError("insufficient_permissions", "This API key needs the `write` permission for this request");
-      }
+      assertKeyPermits(key, ep.permission);
       const query = parseQuery(ep, url);
       const body = await readBody(ep, request);
       const input = {
@@ -155,16 +137,20 @@ async function run(
   rawBody: string,
   headers: Headers,
 ): Promise<Response> {
-  const actor = {
-    organizationId: key.organizationId,
-    userId: key.createdById,
-    role: null,
-    apiKey: { id: key.id, permissions: key.permissions },
-  };
+  const actor = keyActor(key);
   const call = async (): Promise<{ status: number; body: string | null }> => {
     const result = await ep.handler({ ...(input as { params: never; query: never; body: never }), actor, key, request });
     const status = ep.status ?? 200;
-    return { status, body: status === 204 ? null : JSON.stringify(result) };
+    const body = status === 204 ? null : JSON.stringify(result);
+    if (env.VALIDATE_RESPONSES && ep.response && body !== null) {
+      // Tests only: an answer that breaks its published schema fails the request.
+      const issues = responseMismatches(ep.response, body);
+      if (issues.length > 0) {
+        logger.error({ route: ep.path, operationId: ep.operationId, issues }, "response does not match its schema");
+        throw new Error(`${ep.operationId} answered a body that does not match its response schema`);
+      }
+    }
+    return { status, body };
   };
 
   const idemKey = request.method === "POST" ? request.headers.get("idempotency-key") : null;
@@ -213,13 +199,15 @@ function errorResponse(
   headers: Headers,
   where: { method: string; path: string; route?: string },
 ) {
-  if (err instanceof AppError) {
-    if (err.code === "method_not_allowed" && typeof err.extra.allow === "string") {
-      headers.set("Allow", err.extra.allow);
-      const { allow: _allow, ...rest } = err.extra;
-      return problemResponse(new AppError(err.code, err.message, rest), requestId, headers);
+  const app = toAppError(err);
+  if (app) {
+    if (app !== err) logger.warn({ err, requestId, ...where }, "the database refused a value of the request");
+    if (app.code === "method_not_allowed" && typeof app.extra.allow === "string") {
+      headers.set("Allow", app.extra.allow);
+      const { allow: _allow, ...rest } = app.extra;
+      return problemResponse(new AppError(app.code, app.message, rest), requestId, headers);
     }
-    return problemResponse(err, requestId, headers);
+    return problemResponse(app, requestId, headers);
   }
   logger.error({ err, requestId, ...where }, "unhandled error");
   return problemResponse(

@@ -1,7 +1,9 @@
 // The signed-in user of a page render, and the organization they work in.
 import "server-only";
 import { headers } from "next/headers";
+import { capabilities } from "@/server/actor";
 import { getAuth } from "@/server/auth";
+import type { Me } from "@/server/organizations/schemas";
 import { resolveActiveMembership } from "@/server/organizations/service";
 
 export async function currentSession() {
@@ -11,5 +13,12 @@ export async function currentSession() {
     session.user.id,
     (session.user.activeOrganizationId as string | null | undefined) ?? null,
   );
-  return { user: session.user, member };
+  // What the dashboard shows is what the services will accept: the same rule, from actor.ts.
+  const me: Me | null = member
+    ? {
+        role: member.role,
+        can: capabilities({ organizationId: member.organizationId, userId: session.user.id, role: member.role }),
+      }
+    : null;
+  return { user: session.user, member, me };
 }

@@ -28,7 +28,7 @@ describe("getSettings", () => {
     const { org, actor: owner } = await ownerWithOrganization();
     await updateSettings(owner, { api: { rateLimit: 42 } });
     const member = (await addMember(org.id, "MEMBER")).actor;
-    const readKey: Actor = { ...owner, role: null, apiKey: { id: "key_r", permissions: ["read"] } };
+    const readKey: Actor = { ...owner, apiKey: { id: "key_r", permissions: ["read"] } };
     for (const actor of [member, readKey]) {
       await expect(getSettings(actor)).resolves.toEqual({ ...DEFAULTS, api: { rateLimit: 42 } });
     }
@@ -90,7 +90,7 @@ describe("who may change settings", () => {
           ? owner
           : who === "ADMIN" || who === "MEMBER"
             ? (await addMember(org.id, who)).actor
-            : { ...owner, role: null, apiKey: { id: "key_x", permissions: who === "read key" ? ["read"] : ["read", "write"] } };
+            : { ...owner, apiKey: { id: "key_x", permissions: who === "read key" ? ["read"] : ["read", "write"] } };
       const change = updateSettings(actor, { api: { rateLimit: 99 } });
       if (code === null) {
         await expect(change).resolves.toMatchObject({ api: { rateLimit: 99 } });

@@ -2,12 +2,12 @@
 // protected OWNER, tenancy, and who may do what.
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
-import { createApiKey } from "@/server/api-keys/service";
+import { authenticateApiKey, createApiKey, keyActor, revokeApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { actorForUser, resolveActiveMembership } from "@/server/organizations/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
-import { listMembers, removeMember, updateMemberRole } from "./members";
+import { activeApiKeysOfMember, listMembers, removeMember, updateMemberRole } from "./members";
 
 async function expectAppError(promise: Promise<unknown>, code: ErrorCode) {
   const err = await promise.then(
@@ -133,7 +133,7 @@ describe("removeMember", () => {
     await db.user.update({ where: { id: user.id }, data: { activeOrganizationId: org.id } });
     const row = (await memberRow(org.id, user.id))!;
 
-    await expect(removeMember(actor, row.id)).resolves.toBeUndefined();
+    await expect(removeMember(actor, row.id)).resolves.toEqual({ revokedApiKeys: [] });
 
     expect(await memberRow(org.id, user.id)).toBeNull();
     expect((await listMembers(actor, { limit: 100 })).data.map((m) => m.userId)).not.toContain(user.id);
@@ -171,6 +171,85 @@ describe("removeMember", () => {
     const row = (await memberRow(org.id, user.id))!;
     await removeMember(actor, row.id);
     await expectAppError(removeMember(actor, row.id), "not_found");
+  });
+});
+
+describe("removeMember revokes the member's API keys (a key never outlives its creator's access)", () => {
+  const statusOf = async (id: string) => (await db.apiKey.findUniqueOrThrow({ where: { id } })).status;
+
+  it("revokes their active keys of this organization in the removal, and says which", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+    const server = await createApiKey(admin.actor, { name: "Server", permissions: ["read", "write"] });
+    const reader = await createApiKey(admin.actor, { name: "Reader", permissions: ["read"] });
+    const old = await createApiKey(admin.actor, { name: "Old", permissions: ["read"] });
+    await revokeApiKey(actor, old.id);
+    const ownersKey = await createApiKey(actor, { name: "Owner's", permissions: ["read", "write"] });
+    // The same user in another organization keeps that organization's keys.
+    const elsewhere = await ownerWithOrganization();
+    await db.member.create({ data: { organizationId: elsewhere.org.id, userId: admin.user.id, role: "ADMIN" } });
+    const otherOrgKey = await createApiKey(
+      { ...admin.actor, organizationId: elsewhere.org.id },
+      { name: "Elsewhere", permissions: ["read"] },
+    );
+
+    // What the removal dialog shows before confirming.
+    const row = (await memberRow(org.id, admin.user.id))!;
+    expect((await activeApiKeysOfMember(actor, row.id)).map((k) => k.name).sort()).toEqual(["Reader", "Server"]);
+
+    const { revokedApiKeys } = await removeMember(actor, row.id);
+    expect(revokedApiKeys.map((k) => [k.name, k.status]).sort()).toEqual([
+      ["Reader", "revoked"],
+      ["Server", "revoked"],
+    ]);
+    expect(revokedApiKeys[0]).not.toHaveProperty("key");
+    for (const k of [server, reader]) {
+      expect(await statusOf(k.id)).toBe("revoked");
+      await expectAppError(authenticateApiKey(k.key), "revoked_api_key");
+    }
+    expect((await db.apiKey.findUniqueOrThrow({ where: { id: server.id } })).revokedAt).not.toBeNull();
+    expect(await statusOf(ownersKey.id)).toBe("active");
+    expect(await statusOf(otherOrgKey.id)).toBe("active");
+    expect((await authenticateApiKey(otherOrgKey.key)).creatorRole).toBe("ADMIN");
+  });
+
+  it("a use concurrent with the removal never sees the member gone with the key still active, and is refused after", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+    const created = await createApiKey(admin.actor, { name: "In use", permissions: ["read", "write"] });
+    const row = (await memberRow(org.id, admin.user.id))!;
+
+    // One statement reads both rows in one snapshot, again and again, while the removal runs.
+    let removed = false;
+    const seen: { member: boolean; status: string }[] = [];
+    const watch = (async () => {
+      while (!removed) {
+        const [s] = await db.$queryRaw<{ member: boolean; status: string }[]>`
+          SELECT EXISTS (SELECT 1 FROM member WHERE id = ${row.id}) AS member,
+                 (SELECT status::text FROM api_key WHERE id = ${created.id}) AS status`;
+        seen.push(s!);
+      }
+    })();
+    const uses = Array.from({ length: 10 }, () =>
+      authenticateApiKey(created.key).then(
+        (k) => keyActor(k).role,
+        (e: unknown) => (e as AppError).code,
+      ),
+    );
+    await removeMember(actor, row.id);
+    removed = true;
+    await watch;
+    for (const outcome of await Promise.all(uses)) expect(["ADMIN", "revoked_api_key"]).toContain(outcome);
+    expect(seen.filter((s) => !s.member && s.status === "active")).toEqual([]);
+    await expectAppError(authenticateApiKey(created.key), "revoked_api_key");
+  });
+
+  it("only an owner or admin may list a member's keys", async () => {
+    const { org } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+    const member = await addMember(org.id, "MEMBER");
+    const row = (await memberRow(org.id, admin.user.id))!;
+    await expectAppError(activeApiKeysOfMember(member.actor, row.id), "forbidden");
   });
 });
 

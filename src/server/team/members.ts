@@ -2,8 +2,11 @@
 // exactly one, and can be neither demoted nor removed.
 import type { Member as MemberRow, User } from "@/generated/prisma/client";
 import { assertCan, type Actor } from "@/server/actor";
+import type { ApiKey } from "@/server/api-keys/schemas";
+import { toApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
+import { logger } from "@/server/logger";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import type { Member } from "./schemas";
 
@@ -44,10 +47,40 @@ export async function updateMemberRole(actor: Actor, memberId: string, role: "AD
   return toMember(updated);
 }
 
-/** Removes a member; their open sessions lose the organization on their next request. */
-export async function removeMember(actor: Actor, memberId: string): Promise<void> {
+/** The member's active API keys of this organization: what removing them would revoke. */
+export async function activeApiKeysOfMember(actor: Actor, memberId: string): Promise<ApiKey[]> {
+  assertCan(actor, "admin-read");
+  const member = await findMember(actor, memberId);
+  const rows = await db.apiKey.findMany({
+    where: { organizationId: actor.organizationId, createdById: member.userId, status: "active" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return rows.map(toApiKey);
+}
+
+/**
+ * Removes a member; their open sessions lose the organization on their next
+ * request, and their active API keys of this organization are revoked in the
+ * same transaction (a key never does more than its creator may do now).
+ * Answers the keys it revoked.
+ */
+export async function removeMember(actor: Actor, memberId: string): Promise<{ revokedApiKeys: ApiKey[] }> {
   assertCan(actor, "admin");
   const member = await findMember(actor, memberId);
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner cannot be removed");
-  await db.member.deleteMany({ where: { id: member.id, organizationId: actor.organizationId } });
+  const revoked = await db.$transaction(async (tx) => {
+    const { count } = await tx.member.deleteMany({ where: { id: member.id, organizationId: actor.organizationId } });
+    if (count === 0) throw notFound("Member");
+    return tx.apiKey.updateManyAndReturn({
+      where: { organizationId: actor.organizationId, createdById: member.userId, status: "active" },
+      data: { status: "revoked", revokedAt: new Date() },
+    });
+  });
+  if (revoked.length > 0) {
+    logger.info(
+      { organizationId: actor.organizationId, removedUserId: member.userId, revokedApiKeyIds: revoked.map((k) => k.id) },
+      "member removed: their API keys were revoked",
+    );
+  }
+  return { revokedApiKeys: revoked.map(toApiKey) };
 }

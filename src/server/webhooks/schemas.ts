@@ -7,6 +7,8 @@ export const CreateWebhookInput = z
     url: z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
       .max(2000, "must be at most 2000 characters")
+      // Credentials in a URL would be stored and shown in clear, and sent on every delivery.
+      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), "must not contain a user name or password")
       .describe("Receives a POST per event"),
     events: z
       .array(z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(", ")}`), "must be a list of event names")

@@ -11,14 +11,14 @@ import {
   type LucideIcon,
 } from "lucide-react";
 
-export type Role = "OWNER" | "ADMIN" | "MEMBER";
+import type { Me } from "@/server/organizations/schemas";
 
 export interface NavItem {
   href: string;
   label: string;
   icon: LucideIcon;
-  /** Roles that see the item; all when absent. The server refuses the rest anyway. */
-  roles?: Role[];
+  /** The capability (from the server) the page needs to be worth opening; none when absent. */
+  requires?: keyof Me["can"];
 }
 
 export const NAV: NavItem[] = [
@@ -27,10 +27,11 @@ export const NAV: NavItem[] = [
   { href: "/payments", label: "Payments", icon: CreditCard },
   { href: "/policyholders", label: "Policyholders", icon: ShieldCheck },
   { href: "/claims", label: "Claims", icon: ClipboardList },
-  { href: "/team", label: "Team", icon: Users, roles: ["OWNER", "ADMIN"] },
-  { href: "/api-keys", label: "API keys", icon: KeyRound, roles: ["OWNER", "ADMIN"] },
-  { href: "/webhooks", label: "Webhooks", icon: Webhook, roles: ["OWNER", "ADMIN"] },
-  { href: "/settings", label: "Settings", icon: Settings, roles: ["OWNER", "ADMIN"] },
+  // Members and invitees' emails are for owners and admins; the rest is readable by everyone (read-only for a MEMBER).
+  { href: "/team", label: "Team", icon: Users, requires: "adminRead" },
+  { href: "/api-keys", label: "API keys", icon: KeyRound },
+  { href: "/webhooks", label: "Webhooks", icon: Webhook },
+  { href: "/settings", label: "Settings", icon: Settings },
 ];
 
-export const navFor = (role: Role) => NAV.filter((item) => !item.roles || item.roles.includes(role));
+export const navFor = (can: Me["can"]) => NAV.filter((item) => !item.requires || can[item.requires]);

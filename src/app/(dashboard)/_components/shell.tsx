@@ -8,14 +8,24 @@ import { Logo } from "@/components/logo";
 import { authClient } from "@/lib/auth-client";
 import { cn } from "@/lib/cn";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
-import { navFor, type Role } from "./nav";
+import type { Me } from "@/server/organizations/schemas";
+import { MeProvider, useMe } from "./me";
+import { navFor } from "./nav";
 import { OrgSwitcher } from "./org-switcher";
 
-export function Shell({ user, role, children }: { user: { name: string; email: string }; role: Role; children: ReactNode }) {
+export function Shell({ user, me, children }: { user: { name: string; email: string }; me: Me; children: ReactNode }) {
+  return (
+    <MeProvider me={me}>
+      <Frame user={user}>{children}</Frame>
+    </MeProvider>
+  );
+}
+
+function Frame({ user, children }: { user: { name: string; email: string }; children: ReactNode }) {
   const pathname = usePathname();
   const go = useFreshNavigation();
   const [open, setOpen] = useState(false);
-  const items = navFor(role);
+  const items = navFor(useMe().can);
 
   const nav = (
     <nav aria-label="Main" className="flex flex-col gap-1">

@@ -1,15 +1,23 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/card";
+import { currentSession } from "@/server/session/current";
+import { ReadOnlyNotice } from "../_components/me";
 import { OrganizationProfile } from "./_components/organization-profile";
 import { SettingsForm } from "./_components/settings-form";
 
 export const metadata: Metadata = { title: "Settings" };
 
-export default function SettingsPage() {
+export default async function SettingsPage() {
+  const session = await currentSession();
   return (
     <>
       <PageHeader title="Settings" description="Your organization's profile, notifications and API limits." />
       <div className="space-y-6">
+        {!session?.me?.can.admin && (
+          <ReadOnlyNotice>
+            Only owners and admins change these settings. You can see them; ask an admin for a change.
+          </ReadOnlyNotice>
+        )}
         <OrganizationProfile />
         <SettingsForm />
       </div>

@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "Team" };
 
 export default async function TeamPage() {
   const session = await currentSession();
-  if (session?.member?.role === "MEMBER") {
+  if (!session?.me?.can.adminRead) {
     return (
       <Card>
         <EmptyState

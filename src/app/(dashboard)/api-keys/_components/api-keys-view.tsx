@@ -10,6 +10,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatDateTime } from "@/lib/format";
 import type { ApiKey, ApiKeyWithSecret } from "@/server/api-keys/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { ApiKeyFormDialog } from "./api-key-form-dialog";
 import { SecretDialog } from "./secret-dialog";
 
@@ -18,6 +19,7 @@ type Pending = { kind: "revoke" | "regenerate"; key: ApiKey } | null;
 export function ApiKeysView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useMe();
   const keys = useInfiniteQuery(
     trpc.apiKeys.list.infiniteQueryOptions({ limit: 20 }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
   );
@@ -53,11 +55,18 @@ export function ApiKeysView() {
         title="API keys"
         description="Keys let your systems call the Coverdesk REST API. Treat them like passwords."
         actions={
-          <Button onClick={() => setEditing("new")}>
-            <Plus className="h-4 w-4" aria-hidden /> Create key
-          </Button>
+          can.admin && (
+            <Button onClick={() => setEditing("new")}>
+              <Plus className="h-4 w-4" aria-hidden /> Create key
+            </Button>
+          )
         }
       />
+      {!can.admin && (
+        <div className="mb-4">
+          <ReadOnlyNotice>Only owners and admins create, change or revoke API keys. Ask one of them for a key.</ReadOnlyNotice>
+        </div>
+      )}
       <Card>
         {keys.isPending ? (
           <div className="space-y-3 p-6" aria-label="Loading API keys">
@@ -71,8 +80,12 @@ export function ApiKeysView() {
           <EmptyState
             icon={<KeyRound className="h-10 w-10" />}
             title="No API keys yet"
-            description="Create a key to call the API from your website or back office."
-            action={<Button onClick={() => setEditing("new")}>Create your first key</Button>}
+            description={
+              can.admin
+                ? "Create a key to call the API from your website or back office."
+                : "An owner or admin of your organization can create one."
+            }
+            action={can.admin && <Button onClick={() => setEditing("new")}>Create your first key</Button>}
           />
         ) : (
           <ul role="list" className="divide-y divide-slate-200">
@@ -98,7 +111,7 @@ export function ApiKeysView() {
                     {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "never"}
                   </p>
                 </div>
-                {key.status === "active" && (
+                {can.admin && key.status === "active" && (
                   <div className="flex flex-wrap gap-2">
                     <Button variant="secondary" size="sm" onClick={() => setEditing(key)}>
                       Edit

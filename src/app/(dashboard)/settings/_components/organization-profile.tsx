@@ -5,10 +5,12 @@ import { toast } from "sonner";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { OrganizationForm } from "@/components/organization-form";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { useMe } from "../../_components/me";
 
 export function OrganizationProfile() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useMe();
   const org = useQuery(trpc.organizations.current.queryOptions());
   const update = useMutation(trpc.organizations.update.mutationOptions());
 
@@ -33,6 +35,7 @@ export function OrganizationProfile() {
             currency: org.data.currency,
           }}
           submitLabel="Save profile"
+          disabled={!can.admin}
           onSubmit={async (values) => {
             try {
               await update.mutateAsync({ ...values, phone: values.phone ?? null, address: values.address ?? null });

@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { useMe } from "../../_components/me";
 
 const FormSchema = z.object({
   email: z.boolean(),
@@ -21,6 +22,7 @@ type Values = z.infer<typeof FormSchema>;
 export function SettingsForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useMe();
   const settings = useQuery(trpc.settings.get.queryOptions());
   const update = useMutation(trpc.settings.update.mutationOptions());
   const form = useForm<Values>({ resolver: zodResolver(FormSchema), defaultValues: { email: true, sms: false, rateLimit: 600 } });
@@ -62,38 +64,42 @@ export function SettingsForm() {
         <ErrorState message={errorInfo(settings.error).message} onRetry={() => settings.refetch()} />
       ) : (
         <form onSubmit={submit} noValidate className="space-y-5">
-          <fieldset className="space-y-3">
-            <legend className="text-sm font-medium text-slate-700">Notifications</legend>
-            <label className="flex items-center gap-3 text-sm">
-              <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("email")} /> Email me about payments,
-              claims and payouts
-            </label>
-            <label className="flex items-center gap-3 text-sm">
-              <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("sms")} /> Send SMS alerts
-            </label>
-          </fieldset>
-          <Field
-            id="rate-limit"
-            label="API rate limit"
-            hint="Requests per minute for your organization, over all its keys (1–100000)."
-            error={errors.rateLimit?.message}
-          >
-            <Input
+          <fieldset disabled={!can.admin} className="space-y-5">
+            <fieldset className="space-y-3">
+              <legend className="text-sm font-medium text-slate-700">Notifications</legend>
+              <label className="flex items-center gap-3 text-sm">
+                <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("email")} /> Email me about
+                payments, claims and payouts
+              </label>
+              <label className="flex items-center gap-3 text-sm">
+                <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("sms")} /> Send SMS alerts
+              </label>
+            </fieldset>
+            <Field
               id="rate-limit"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={100000}
-              className="w-40"
-              aria-invalid={!!errors.rateLimit}
-              {...form.register("rateLimit", { valueAsNumber: true })}
-            />
-          </Field>
-          <div className="flex justify-end">
-            <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
-              Save settings
-            </Button>
-          </div>
+              label="API rate limit"
+              hint="Requests per minute for your organization, over all its keys (1–100000)."
+              error={errors.rateLimit?.message}
+            >
+              <Input
+                id="rate-limit"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={100000}
+                className="w-40"
+                aria-invalid={!!errors.rateLimit}
+                {...form.register("rateLimit", { valueAsNumber: true })}
+              />
+            </Field>
+          </fieldset>
+          {can.admin && (
+            <div className="flex justify-end">
+              <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+                Save settings
+              </Button>
+            </div>
+          )}
         </form>
       )}
     </Card>

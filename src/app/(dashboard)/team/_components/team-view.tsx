@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MailPlus, Users } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -11,13 +11,18 @@ import { NativeSelect } from "@/components/ui/select";
 import { formatDate } from "@/lib/format";
 import type { Invitation, Member } from "@/server/team/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { InviteDialog } from "./invite-dialog";
+
+const roleLabel = { OWNER: "Owner", ADMIN: "Admin", MEMBER: "Member" } as const;
+const quotedNames = (keys: { name: string }[]) => keys.map((k) => `“${k.name}”`).join(", ");
 
 type Pending = { kind: "remove"; member: Member } | { kind: "cancel"; invitation: Invitation } | null;
 
 export function TeamView({ currentUserId }: { currentUserId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useMe();
   const members = useInfiniteQuery(
     trpc.team.members.infiniteQueryOptions({ limit: 50 }, { getNextPageParam: (l) => l.nextCursor ?? undefined }),
   );
@@ -43,13 +48,23 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
     }),
   );
   const cancel = useMutation(trpc.team.cancel.mutationOptions());
+  // What the removal will revoke, named before confirming.
+  const removing = pending?.kind === "remove" ? pending.member : null;
+  const keysToRevoke = useQuery({
+    ...trpc.team.activeApiKeys.queryOptions({ id: removing?.id ?? "" }),
+    enabled: removing !== null,
+    staleTime: 0,
+  });
 
   const confirm = async () => {
     if (!pending) return;
     try {
       if (pending.kind === "remove") {
-        await remove.mutateAsync({ id: pending.member.id });
-        toast.success(`${pending.member.name} was removed`);
+        const { revokedApiKeys } = await remove.mutateAsync({ id: pending.member.id });
+        toast.success(`${pending.member.name} was removed`, {
+          description: revokedApiKeys.length ? `Revoked their API keys: ${quotedNames(revokedApiKeys)}` : undefined,
+        });
+        void queryClient.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
       } else {
         await cancel.mutateAsync({ id: pending.invitation.id });
         toast.success(`Invitation to ${pending.invitation.email} cancelled`);
@@ -70,11 +85,18 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
         title="Team"
         description="Who can work in this organization. Members manage policies and claims; admins manage everything."
         actions={
-          <Button onClick={() => setInviting(true)}>
-            <MailPlus className="h-4 w-4" aria-hidden /> Invite
-          </Button>
+          can.admin && (
+            <Button onClick={() => setInviting(true)}>
+              <MailPlus className="h-4 w-4" aria-hidden /> Invite
+            </Button>
+          )
         }
       />
+      {!can.admin && (
+        <div className="mb-4">
+          <ReadOnlyNotice>Only owners and admins invite, change or remove members.</ReadOnlyNotice>
+        </div>
+      )}
 
       <Card>
         <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold sm:px-6">Members</h2>
@@ -101,8 +123,8 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
                   <p className="text-xs text-slate-500">Joined {formatDate(m.joinedAt)}</p>
                 </div>
                 <div className="flex items-center gap-2">
-                  {m.role === "OWNER" ? (
-                    <Badge tone="blue">Owner</Badge>
+                  {m.role === "OWNER" || !can.admin ? (
+                    <Badge tone={m.role === "OWNER" ? "blue" : "slate"}>{roleLabel[m.role]}</Badge>
                   ) : (
                     <>
                       <NativeSelect
@@ -155,19 +177,21 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
                     {i.role === "ADMIN" ? "Admin" : "Member"} · invited by {i.invitedBy.name} · expires {formatDate(i.expiresAt)}
                   </p>
                 </div>
-                <div className="flex gap-2">
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    loading={resend.isPending && resend.variables?.id === i.id}
-                    onClick={() => resend.mutate({ id: i.id })}
-                  >
-                    Resend
-                  </Button>
-                  <Button variant="secondary" size="sm" onClick={() => setPending({ kind: "cancel", invitation: i })}>
-                    Cancel
-                  </Button>
-                </div>
+                {can.admin && (
+                  <div className="flex gap-2">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      loading={resend.isPending && resend.variables?.id === i.id}
+                      onClick={() => resend.mutate({ id: i.id })}
+                    >
+                      Resend
+                    </Button>
+                    <Button variant="secondary" size="sm" onClick={() => setPending({ kind: "cancel", invitation: i })}>
+                      Cancel
+                    </Button>
+                  </div>
+                )}
               </li>
             ))}
           </ul>
@@ -184,9 +208,22 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
             : `Cancel the invitation to ${pending?.kind === "cancel" ? pending.invitation.email : ""}?`
         }
         description={
-          pending?.kind === "remove"
-            ? "They lose access to this organization at once, including sessions already open. You can invite them again later."
-            : "The link in the email stops working. You can invite the address again later."
+          pending?.kind === "remove" ? (
+            <>
+              They lose access to this organization at once, including sessions already open. You can invite them again later.{" "}
+              <span data-testid="keys-to-revoke">
+                {keysToRevoke.isPending
+                  ? "Checking their API keys…"
+                  : keysToRevoke.isError
+                    ? "Their API keys could not be listed; any they created here will be revoked."
+                    : keysToRevoke.data.length === 0
+                      ? "They have no active API keys here."
+                      : `Their API keys will be revoked: ${quotedNames(keysToRevoke.data)}.`}
+              </span>
+            </>
+          ) : (
+            "The link in the email stops working. You can invite the address again later."
+          )
         }
         confirmLabel={pending?.kind === "remove" ? "Remove member" : "Cancel invitation"}
         loading={remove.isPending || cancel.isPending}

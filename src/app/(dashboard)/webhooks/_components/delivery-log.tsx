@@ -13,6 +13,7 @@ import { formatDateTime } from "@/lib/format";
 import { EVENT_TYPES } from "@/server/events/record";
 import type { Webhook, WebhookDelivery } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { useMe } from "../../_components/me";
 
 type EventFilter = "all" | (typeof EVENT_TYPES)[number] | "ping";
 
@@ -108,6 +109,7 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
 function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose: () => void; onRetried: (id: string) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useMe();
   const detail = useQuery({ ...trpc.webhooks.delivery.queryOptions({ id: id ?? "" }), enabled: id !== null });
   const retry = useMutation(
     trpc.webhooks.retry.mutationOptions({
@@ -172,11 +174,13 @@ function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose
               {d.responseExcerpt || d.error || "—"}
             </pre>
           </div>
-          <div className="flex justify-end">
-            <Button loading={retry.isPending} onClick={() => retry.mutate({ id: d.id })}>
-              <RotateCw className="h-4 w-4" aria-hidden /> Retry now
-            </Button>
-          </div>
+          {can.admin && (
+            <div className="flex justify-end">
+              <Button loading={retry.isPending} onClick={() => retry.mutate({ id: d.id })}>
+                <RotateCw className="h-4 w-4" aria-hidden /> Retry now
+              </Button>
+            </div>
+          )}
         </div>
       ) : null}
     </Dialog>

@@ -9,12 +9,14 @@ import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/com
 import { ConfirmDialog } from "@/components/ui/dialog";
 import type { Webhook } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { DeliveryLog } from "./delivery-log";
 
 export function WebhooksView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const { can } = useMe();
   const hooks = useInfiniteQuery(
     trpc.webhooks.list.infiniteQueryOptions({ limit: 50 }, { getNextPageParam: (l) => l.nextCursor ?? undefined }),
   );
@@ -52,11 +54,18 @@ export function WebhooksView() {
         title="Webhooks"
         description="We POST signed events to your endpoints as they happen, and retry failures for about 3 days."
         actions={
-          <Button onClick={() => setCreating(true)}>
-            <Plus className="h-4 w-4" aria-hidden /> Add endpoint
-          </Button>
+          can.admin && (
+            <Button onClick={() => setCreating(true)}>
+              <Plus className="h-4 w-4" aria-hidden /> Add endpoint
+            </Button>
+          )
         }
       />
+      {!can.admin && (
+        <div className="mb-4">
+          <ReadOnlyNotice>Only owners and admins manage webhooks. You can see the endpoints and their deliveries.</ReadOnlyNotice>
+        </div>
+      )}
       <Card>
         {hooks.isPending ? (
           <div className="space-y-3 p-6">
@@ -70,7 +79,7 @@ export function WebhooksView() {
             icon={<WebhookIcon className="h-10 w-10" />}
             title="No endpoints yet"
             description="Add an endpoint to hear about purchases, renewals, payments and claims in real time."
-            action={<Button onClick={() => setCreating(true)}>Add your first endpoint</Button>}
+            action={can.admin && <Button onClick={() => setCreating(true)}>Add your first endpoint</Button>}
           />
         ) : (
           <ul role="list" className="divide-y divide-slate-200">
@@ -92,26 +101,28 @@ export function WebhooksView() {
                   </div>
                   {h.disabledReason && <p className="text-xs text-amber-700">{h.disabledReason}</p>}
                 </div>
-                <div className="flex flex-wrap gap-2">
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    loading={test.isPending && test.variables?.id === h.id}
-                    onClick={() => test.mutate({ id: h.id })}
-                  >
-                    <Send className="h-4 w-4" aria-hidden /> Send test event
-                  </Button>
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    onClick={() => setStatus.mutate({ id: h.id, status: h.status === "enabled" ? "disabled" : "enabled" })}
-                  >
-                    {h.status === "enabled" ? "Disable" : "Enable"}
-                  </Button>
-                  <Button variant="danger" size="sm" onClick={() => setDeleting(h)}>
-                    Delete
-                  </Button>
-                </div>
+                {can.admin && (
+                  <div className="flex flex-wrap gap-2">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      loading={test.isPending && test.variables?.id === h.id}
+                      onClick={() => test.mutate({ id: h.id })}
+                    >
+                      <Send className="h-4 w-4" aria-hidden /> Send test event
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setStatus.mutate({ id: h.id, status: h.status === "enabled" ? "disabled" : "enabled" })}
+                    >
+                      {h.status === "enabled" ? "Disable" : "Enable"}
+                    </Button>
+                    <Button variant="danger" size="sm" onClick={() => setDeleting(h)}>
+                      Delete
+                    </Button>
+                  </div>
+                )}
               </li>
             ))}
           </ul>
