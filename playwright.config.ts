@@ -54,6 +54,8 @@ export default defineConfig({
       PORT: String(PORT),
       BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
       AUTH_RATE_LIMIT: "false",
+      // Every REST answer is checked against its declared response schema (500 on a mismatch).
+      VALIDATE_RESPONSES: "true",
       // Receivers in the specs listen on 127.0.0.1; retries come after 1 s, not 5 s.
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       WEBHOOK_RETRY_SCHEDULE: "1,1,1",

@@ -20,6 +20,7 @@ export default defineConfig({
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
       AUTH_RATE_LIMIT: "false",
+      VALIDATE_RESPONSES: "true",
       BETTER_AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
       ...(process.env.DATABASE_URL ? {} : { DATA_DIR: "memory://" }),
     },

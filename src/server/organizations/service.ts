@@ -82,7 +82,7 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
       currency: input.currency,
     },
   });
-  return toOrganization(org, actor.role ?? "MEMBER");
+  return toOrganization(org, actor.role);
 }
 
 /** Sets the organization the dashboard opens next for this user. */

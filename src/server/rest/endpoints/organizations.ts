@@ -29,7 +29,7 @@ export const organizationEndpoints = [
     body: CreateOrganizationInput,
     response: Organization,
     status: 201,
-    handler: async ({ key, body }) => createOrganization(await creatorOf(key), body),
+    handler: ({ key, body }) => createOrganization(creatorOf(key), body),
   }),
   // GET /api/v1/organizations — organizations of the key's creator
   endpoint({
@@ -41,7 +41,7 @@ export const organizationEndpoints = [
     permission: "read",
     query: PageQuery,
     response: OrganizationList,
-    handler: async ({ key, query }) => listOrganizations(await creatorOf(key), query),
+    handler: ({ key, query }) => listOrganizations(creatorOf(key), query),
   }),
   // GET /api/v1/organizations/{accountID}
   endpoint({
@@ -53,7 +53,7 @@ export const organizationEndpoints = [
     permission: "read",
     params: AccountParam,
     response: Organization,
-    handler: async ({ key, params }) => getOrganization(await creatorOf(key), params.accountID),
+    handler: ({ key, params }) => getOrganization(creatorOf(key), params.accountID),
   }),
   // PUT /api/v1/organizations/{accountID} — change the profile (ADMIN or OWNER)
   endpoint({
@@ -80,6 +80,6 @@ export const organizationEndpoints = [
     permission: "write",
     params: AccountParam,
     response: Organization,
-    handler: async ({ key, params }) => switchOrganization(await creatorOf(key), params.accountID),
+    handler: ({ key, params }) => switchOrganization(creatorOf(key), params.accountID),
   }),
 ];

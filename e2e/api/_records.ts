@@ -1,0 +1,86 @@
+// Real records of every kind a REST path parameter can name, made through the
+// public API, keyed by the path template up to that parameter (see
+// parameterKinds in ../support/openapi.ts). The security matrix and the fuzz
+// suite use them; a new kind of path parameter needs a factory here.
+import { unique } from "../support/api";
+import { createPolicyFor, joinTeam, listAll, ok, type Receiver, type tenantWithClients } from "./_helpers";
+
+export type Tenant = Awaited<ReturnType<typeof tenantWithClients>>;
+export interface Made {
+  /** The value to put in the path. */
+  id: string;
+  /** The record as its owner reads it, for before/after comparisons. */
+  read: () => Promise<unknown>;
+}
+type Factory = (t: Tenant, ctx: { receiver: Receiver; make: (kind: string) => Promise<Made> }) => Promise<Made>;
+
+const get = async (t: Tenant, path: string) => ok(await t.write.get(path.replace(/^\//, "")));
+const findIn = async (t: Tenant, list: string, id: string, field = "id") => {
+  const found = (await listAll<Record<string, unknown>>(t.write, list.replace(/^\//, ""))).find((r) => r[field] === id);
+  if (!found) throw new Error(`${id} is not in ${list}`);
+  return found;
+};
+
+/** One factory per record kind a path parameter can name, keyed by the path template up to that parameter. */
+export const factories: Record<string, Factory> = {
+  "/organizations/{accountID}": async (t) => ({ id: t.organizationId, read: () => get(t, `/organizations/${t.organizationId}`) }),
+  "/organizations/{accountID}/members/{memberId}": async (t) => {
+    const { memberId } = await joinTeam(t, "MEMBER");
+    return { id: memberId, read: () => findIn(t, `/organizations/${t.organizationId}/members`, memberId) };
+  },
+  "/organizations/{accountID}/invitations/{invitationId}": async (t) => {
+    const inv = await ok(
+      await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email: `m-${unique()}@example.test`, role: "MEMBER" } }),
+      201,
+    );
+    return { id: inv.id, read: () => findIn(t, `/organizations/${t.organizationId}/invitations`, inv.id) };
+  },
+  "/business/api-keys/{id}": async (t) => {
+    const k = await ok(await t.write.post("business/api-keys", { data: { name: "matrix", permissions: ["read", "write"] } }), 201);
+    return { id: k.id, read: () => findIn(t, "/business/api-keys", k.id) };
+  },
+  "/business/policies/{id}": async (t) => {
+    const p = await createPolicyFor(t.write);
+    return { id: p.id, read: () => get(t, `/business/policies/${p.id}`) };
+  },
+  "/payments/verify/{reference}": async (t, { make }) => {
+    const policy = await get(t, `/business/policies/${(await make("/business/policies/{id}")).id}`);
+    const pay = await ok(
+      await t.write.post("payments/initialize", {
+        data: { amount: Number(policy.price), policyId: policy.id, email: `c-${unique()}@example.test` },
+      }),
+      201,
+    );
+    return { id: pay.reference, read: () => get(t, `/payments/verify/${pay.reference}`) };
+  },
+  "/claims/{id}": async (t, { make }) => {
+    const policyId = (await make("/business/policies/{id}")).id;
+    const c = await ok(
+      await t.write.post("claims", { data: { policyId, type: "theft", description: "Stolen laptop", amount: 100 } }),
+      201,
+    );
+    return { id: c.id, read: () => get(t, `/claims/${c.id}`) };
+  },
+  "/business/webhooks/{id}": async (t, { receiver }) => {
+    const w = await ok(await t.write.post("business/webhooks", { data: { url: receiver.url, events: ["claim.submitted"] } }), 201);
+    return { id: w.id, read: () => findIn(t, "/business/webhooks", w.id) };
+  },
+  "/business/webhooks/deliveries/{id}": async (t, { make }) => {
+    const webhookId = (await make("/business/webhooks/{id}")).id;
+    const d = await ok(await t.write.post(`business/webhooks/${webhookId}/test`));
+    return { id: d.id, read: () => findIn(t, "/business/webhooks/logs", d.id) };
+  },
+};
+
+/** Records of one tenant, made on demand, once per kind. */
+export function recordsOf(t: Tenant, receiver: Receiver) {
+  const made = new Map<string, Promise<Made>>();
+  const make = (kind: string): Promise<Made> => {
+    const factory = factories[kind];
+    if (!factory) throw new Error(`no factory for ${kind}`);
+    if (!made.has(kind)) made.set(kind, factory(t, { receiver, make }));
+    return made.get(kind)!;
+  };
+  return make;
+}
+

@@ -1,0 +1,163 @@
+// The security matrix, generated from the app's own OpenAPI document: every
+// REST operation, with no list kept by hand, is checked for
+//   no key → 401, a revoked key → 401, a read-only key on a write → 403,
+//   another organization's real record → 404 with that record unchanged,
+//   an unknown id → 404.
+// Each path parameter stands for a record kind (its path template up to the
+// parameter); a factory below creates a real one through the public API. An
+// operation whose parameter no factory covers fails the matrix, so a new
+// endpoint is covered the day it is added.
+import { expect, test } from "@playwright/test";
+import { unique } from "../support/api";
+import {
+  apiJson,
+  deletePath,
+  fillPath,
+  isRequired,
+  loadApi,
+  parameterKinds,
+  problemCode,
+  problemDefect,
+  sample,
+  type Answer,
+  type ApiDocument,
+  type Operation,
+} from "../support/openapi";
+import { ok, startReceiver, tenantWithClients } from "./_helpers";
+import { factories, recordsOf } from "./_records";
+
+const unknownId = () => `zz${unique()}${unique()}`;
+const describeAnswer = (a: Answer) => `${a.status} ${a.text.slice(0, 300)}`;
+
+/** The operation's body, if any: every field the schema declares, minus optional ones the server refuses. */
+function bodyFor(api: ApiDocument, op: Operation) {
+  return op.body ? sample(api.doc, op.body, { rich: true, tag: unique() }) : undefined;
+}
+
+/**
+ * Sends `op` at `path` with a body the server accepts as input: a 422 naming
+ * optional fields drops them and retries (input is checked before any record,
+ * so a 422 touched nothing). A 422 on a required field stays the answer.
+ */
+async function sendValid(api: ApiDocument, op: Operation, path: string, key: string): Promise<Answer> {
+  const body = bodyFor(api, op);
+  for (let i = 0; ; i++) {
+    const res = await apiJson(op.method, path, key, body);
+    if (res.status !== 422 || !op.body || i >= 5) return res;
+    const paths = ((JSON.parse(res.text) as { errors?: { path: string }[] }).errors ?? []).map((e) => e.path);
+    if (paths.length === 0 || paths.some((p) => isRequired(api.doc, op.body!, p) || !deletePath(body, p))) return res;
+  }
+}
+
+function expectNoFailures(failures: string[], checked: number) {
+  expect(checked, "operations checked").toBeGreaterThan(0);
+  expect(failures, `\n${failures.join("\n")}\n`).toEqual([]);
+}
+
+/** Checks an answer's status and problem code; a message when wrong. */
+function mismatch(a: Answer, status: number, code: string | undefined, method: string): string | null {
+  const defect = problemDefect(a, method);
+  if (a.status !== status || (code && problemCode(a) !== code) || defect) {
+    return `expected ${status}${code ? ` ${code}` : ""}, got ${describeAnswer(a)}${defect ? ` (${defect})` : ""}`;
+  }
+  return null;
+}
+
+test.describe("security matrix (every operation of /api/v1/openapi.json)", () => {
+  // A few hundred requests per test; the slowest (another organization's records) makes ~150.
+  test.describe.configure({ timeout: 240_000 });
+
+  test("every path parameter names a record kind a factory can create", async () => {
+    const api = await loadApi();
+    const missing = api.operations.flatMap((op) =>
+      parameterKinds(op.path)
+        .filter(({ kind }) => !factories[kind])
+        .map(({ kind }) => `${op.method} ${op.path}: no factory for ${kind} — add one to security-matrix.spec.ts`),
+    );
+    expect(missing, missing.join("\n")).toEqual([]);
+  });
+
+  test("no key → 401 missing_api_key; a revoked key → 401 revoked_api_key", async () => {
+    const api = await loadApi();
+    const a = await tenantWithClients();
+    const revoked = await ok(await a.write.post("business/api-keys", { data: { name: "gone", permissions: ["read", "write"] } }), 201);
+    await ok(await a.write.delete(`business/api-keys/${revoked.id}`));
+    const failures: string[] = [];
+    for (const op of api.operations) {
+      const path = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p.name, unknownId()])));
+      const body = bodyFor(api, op);
+      const none = mismatch(await apiJson(op.method, path, undefined, body), 401, "missing_api_key", op.method);
+      if (none) failures.push(`${op.method} ${op.path} without a key: ${none}`);
+      const gone = mismatch(await apiJson(op.method, path, revoked.key, body), 401, "revoked_api_key", op.method);
+      if (gone) failures.push(`${op.method} ${op.path} with a revoked key: ${gone}`);
+    }
+    expectNoFailures(failures, api.operations.length);
+  });
+
+  test("a read-only key on every write → 403 insufficient_permissions, nothing written", async () => {
+    const api = await loadApi();
+    const a = await tenantWithClients();
+    const make = recordsOf(a, await startReceiver());
+    const writes = api.operations.filter((op) => op.permission === "write");
+    const failures: string[] = [];
+    for (const op of writes) {
+      // The key's own real records: without the check the write would happen.
+      const own = await Promise.all(parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const));
+      const res = await apiJson(op.method, fillPath(op.path, Object.fromEntries(own)), a.readKey, bodyFor(api, op));
+      const m = mismatch(res, 403, "insufficient_permissions", op.method);
+      if (m) failures.push(`${op.method} ${op.path} with a read-only key: ${m}`);
+    }
+    expectNoFailures(failures, writes.length);
+  });
+
+  test("another organization's real record → 404, and the record is unchanged", async () => {
+    const api = await loadApi();
+    const receiver = await startReceiver();
+    const [a, b] = [await tenantWithClients(), await tenantWithClients()];
+    const [ofA, ofB] = [recordsOf(a, receiver), recordsOf(b, receiver)];
+    const failures: string[] = [];
+    let checked = 0;
+    for (const op of api.operations.filter((o) => o.pathParams.length > 0)) {
+      const kinds = parameterKinds(op.path);
+      // B's records in every parameter; with several, also one of B's among the key's own ones.
+      const variants = [kinds.map(() => true), ...(kinds.length > 1 ? kinds.map((_, i) => kinds.map((__, j) => i === j)) : [])];
+      for (const fromB of variants) {
+        const used = await Promise.all(kinds.map(({ kind }, i) => (fromB[i] ? ofB(kind) : ofA(kind))));
+        const foreign = used.filter((_, i) => fromB[i]);
+        const before = await Promise.all(foreign.map((r) => r.read()));
+        const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, i) => [name, used[i]!.id])));
+        const res = await sendValid(api, op, path, a.writeKey);
+        const label = `${op.method} ${op.path} with ${kinds.map(({ name }, i) => `${name} of ${fromB[i] ? "B" : "A"}`).join(", ")}`;
+        const m = mismatch(res, 404, "not_found", op.method);
+        if (m) failures.push(`${label}: ${m}`);
+        const after = await Promise.all(foreign.map((r) => r.read()));
+        if (JSON.stringify(after) !== JSON.stringify(before)) {
+          failures.push(`${label}: B's record changed\n  before ${JSON.stringify(before)}\n  after  ${JSON.stringify(after)}`);
+        }
+        checked++;
+      }
+    }
+    await receiver.close();
+    expectNoFailures(failures, checked);
+  });
+
+  test("an unknown id in any path parameter → 404 not_found", async () => {
+    const api = await loadApi();
+    const a = await tenantWithClients();
+    const make = recordsOf(a, await startReceiver());
+    const failures: string[] = [];
+    let checked = 0;
+    for (const op of api.operations.filter((o) => o.pathParams.length > 0)) {
+      const kinds = parameterKinds(op.path);
+      // Each parameter unknown in turn, the others the key's own real records.
+      for (let i = 0; i < kinds.length; i++) {
+        const values = await Promise.all(kinds.map(async ({ kind }, j) => (i === j ? unknownId() : (await make(kind)).id)));
+        const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, j) => [name, values[j]!])));
+        const m = mismatch(await sendValid(api, op, path, a.writeKey), 404, "not_found", op.method);
+        if (m) failures.push(`${op.method} ${op.path} with an unknown ${kinds[i]!.name}: ${m}`);
+        checked++;
+      }
+    }
+    expectNoFailures(failures, checked);
+  });
+});
