@@ -52,6 +52,10 @@ describe("http guard", () => {
     const connect = await raw("CONNECT", "example.com:443");
     expect(connect.status).toBe(405);
     expect(connect.headers.allow).toBe(ALLOW);
+    const connectApi = await raw("CONNECT", "/api/v1/business/policies");
+    expect(connectApi.status).toBe(405);
+    expect(connectApi.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(connectApi.body)).toMatchObject({ status: 405, code: "method_not_allowed", requestId: "req-guard-1" });
   });
 
   it("answers malformed percent-encodings with 400 invalid_path on API paths, the not-found page elsewhere", async () => {

@@ -77,11 +77,20 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, verdict: Ex
   );
 }
 
-/** CONNECT is not a request the app serves: 405 rather than a dropped connection. */
+/** CONNECT is not a request the app serves: 405 (problem+json on API paths) rather than a dropped connection. */
 function refuseConnect(req: http.IncomingMessage, socket: Duplex) {
-  const requestId = requestIdOf(new Headers());
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nX-Request-Id: ${requestId}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-  logger.info({ requestId, method: "CONNECT", status: 405 }, "request refused before routing");
+  const requestId = requestIdOf(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") }));
+  const error = new AppError("method_not_allowed", "CONNECT is not a method this server supports");
+  const api = isApiPath(pathOf(req.url ?? "/"));
+  const body = api ? problemBody(error, requestId) : `${error.title}\n`;
+  socket.end(
+    "HTTP/1.1 405 Method Not Allowed\r\n" +
+      `Content-Type: ${api ? PROBLEM_CONTENT_TYPE : "text/plain; charset=utf-8"}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Allow: ${ALLOW}\r\nX-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n` +
+      body,
+  );
+  logger.info({ requestId, method: "CONNECT", route: pathOf(req.url ?? "/").slice(0, 200), status: 405 }, "request refused before routing");
 }
 
 const g = globalThis as unknown as { __coverdeskHttpGuard?: boolean };
