@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import net from "node:net";
 import { z } from "zod";
 
 const bool = (def: boolean) =>
@@ -38,6 +39,27 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_RATE_LIMIT: bool(true),
+  // Proxies whose X-Forwarded-For / X-Real-IP are believed (IPs or CIDRs, comma-separated); none by default.
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const list = (v ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = list.filter((entry) => {
+        const [address = "", bits, ...rest] = entry.split("/");
+        const family = net.isIP(address);
+        const max = family === 4 ? 32 : 128;
+        return !family || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max));
+      });
+      if (bad.length) {
+        ctx.addIssue({ code: "custom", message: `not an IP address or CIDR range: ${bad.join(", ")}` });
+        return z.NEVER;
+      }
+      return list;
+    }),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REDIS_URL: z
     .string()
@@ -71,6 +93,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000),
   WEBHOOK_WORKER: bool(true),
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
+  // Tests only: check every REST answer against its declared response schema (500 on a mismatch).
+  VALIDATE_RESPONSES: bool(false),
 });
 
 export type Env = z.infer<typeof schema> & { APP_URL: string; DATA_DIR: string };
