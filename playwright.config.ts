@@ -5,7 +5,13 @@ import { defineConfig } from "@playwright/test";
 
 // The built app, started on a fresh embedded database (no DATABASE_URL), so
 // every run exercises the embedded path while Vitest covers PostgreSQL.
-const PORT = Number(process.env.E2E_PORT ?? 3210);
+// `npm run test:e2e:pg` (E2E_DATABASE=postgres) starts the same build on the
+// PostgreSQL at DATABASE_URL instead, for the generated security matrix and
+// fuzz suite: hostile input must be harmless on both databases.
+const POSTGRES = process.env.E2E_DATABASE === "postgres";
+if (POSTGRES && !process.env.DATABASE_URL) throw new Error("E2E_DATABASE=postgres needs DATABASE_URL");
+process.env.E2E_PORT ??= POSTGRES ? "3211" : "3210";
+const PORT = Number(process.env.E2E_PORT);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2e-"));
 
@@ -39,7 +45,8 @@ export default defineConfig({
     { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    command: `npm run build && npm start -- -p ${PORT} -H 127.0.0.1`,
+    // The PostgreSQL run reuses the build the embedded run just made.
+    command: `${POSTGRES ? "" : "npm run build && "}npm start -- -p ${PORT} -H 127.0.0.1`,
     url: `${BASE_URL}/api/health`,
     timeout: 600_000,
     // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.
@@ -47,7 +54,7 @@ export default defineConfig({
     stdout: "ignore",
     stderr: "pipe",
     env: {
-      DATABASE_URL: "",
+      DATABASE_URL: POSTGRES ? process.env.DATABASE_URL! : "",
       REDIS_URL: "",
       DATA_DIR: process.env.E2E_DATA_DIR,
       APP_URL: BASE_URL,
