@@ -69,7 +69,7 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
   // A link made before the policy was taken off sale does not sell it.
   if (!payment.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
   if (card.cardNumber === SANDBOX_CARDS.declined) {
-    await settlePayment(reference, "failed");
+    await settlePayment(reference, "failed", { failureReason: "The card was declined" });
     throw new AppError("card_declined", "The card was declined. Start a new payment to try again.");
   }
   if (card.cardNumber !== SANDBOX_CARDS.success) {

@@ -441,6 +441,7 @@ describe("a payment on Paystack", () => {
     const after = await moneyState(org.id);
     expect(after).toMatchObject({ ledger: 0, coverages: 0, events: 0 });
     expect(after.payments.map((p) => [p.status, p.paidAt])).toEqual([["failed", null]]);
+    expect(after.payments[0]!.failureReason).toBe("Paystack charged 1.00 NGN instead of 1000.00 NGN: not credited");
     // Settled as failed: Paystack is not asked again.
     await app.webhook.POST(webhookRequest({ event: "charge.success", data: { reference: payment.reference } }));
     expect(verifyCalls(payment.reference)).toBe(1);
@@ -453,6 +454,7 @@ describe("a payment on Paystack", () => {
     const after = await moneyState(org.id);
     expect(after).toMatchObject({ ledger: 0, coverages: 0, events: 0 });
     expect(after.payments.map((p) => p.status)).toEqual(["failed"]);
+    expect(after.payments[0]!.failureReason).toBe("Paystack charged 1000.00 USD instead of 1000.00 NGN: not credited");
   });
 
   it("a settlement error answers 5xx so Paystack delivers again; the next delivery settles", async () => {

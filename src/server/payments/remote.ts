@@ -3,6 +3,7 @@
 import type { Payment as PaymentRow } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
+import { formatMinor } from "@/lib/money";
 import { logger } from "@/server/logger";
 import { providerOf } from "./provider";
 import { settlePayment } from "./settle";
@@ -21,8 +22,15 @@ export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
   const result = await provider.verify(row.reference);
   if (result.status === "pending") return row;
   let outcome = result.status;
+  const who = provider.name === "paystack" ? "Paystack" : provider.name;
+  let failureReason = outcome === "failed" ? `${who} reported the charge as failed` : undefined;
   if (outcome === "success" && (result.amountMinor !== row.amountMinor || result.currency !== row.currency)) {
     outcome = "failed";
+    const charged =
+      result.amountMinor === undefined || !result.currency
+        ? "an unreported amount"
+        : `${formatMinor(result.amountMinor)} ${result.currency}`;
+    failureReason = `${who} charged ${charged} instead of ${formatMinor(row.amountMinor)} ${row.currency}: not credited`;
     logger.error(
       {
         reference: row.reference,
@@ -34,7 +42,7 @@ export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
     );
   }
   try {
-    return (await settlePayment(row.reference, outcome)).payment;
+    return (await settlePayment(row.reference, outcome, { failureReason })).payment;
   } catch (err) {
     if (err instanceof AppError && err.code === "payment_not_pending") {
       return db.payment.findUniqueOrThrow({ where: { id: row.id } });

@@ -95,6 +95,8 @@ describe("payments", () => {
     expect((await verifyPayment(actor, p.reference)).status).toBe("pending");
     expect(await codeOf(payWithCard(p.reference, card(SANDBOX_CARDS.declined)))).toBe("card_declined");
     expect((await verifyPayment(actor, p.reference)).status).toBe("failed");
+    const row = await db.payment.findUniqueOrThrow({ where: { reference: p.reference } });
+    expect(row.failureReason).toBe("The card was declined");
   });
 
   it("20 concurrent checkouts of one reference settle it exactly once", async () => {

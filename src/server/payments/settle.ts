@@ -26,7 +26,11 @@ export interface Settlement {
   coverage: CoverageRow | null;
 }
 
-export async function settlePayment(reference: string, outcome: "success" | "failed", now = new Date()): Promise<Settlement> {
+export async function settlePayment(
+  reference: string,
+  outcome: "success" | "failed",
+  { now = new Date(), failureReason }: { now?: Date; failureReason?: string } = {},
+): Promise<Settlement> {
   return db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ id: string; status: string }[]>`
       SELECT id, status::text AS status FROM payment WHERE reference = ${reference} FOR UPDATE`;
@@ -34,7 +38,7 @@ export async function settlePayment(reference: string, outcome: "success" | "fai
     if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
 
     if (outcome === "failed") {
-      const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed" } });
+      const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason } });
       return { payment, coverage: null };
     }
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "payment" ADD COLUMN     "failureReason" TEXT;
