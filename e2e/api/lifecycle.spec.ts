@@ -27,7 +27,7 @@ function startServer(
 ): Server {
   let out = "";
   let err = "";
-  const childEnv: Record<string, string | undefined> = {
+  const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: "",
     DATA_DIR: dataDir,
@@ -38,10 +38,13 @@ function startServer(
     ...env,
   };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
+  // npm start sets NEXT_MANUAL_SIG_HANDLE itself: prove the script does.
+  const npmEnv: NodeJS.ProcessEnv = { ...childEnv };
+  delete npmEnv.NEXT_MANUAL_SIG_HANDLE;
   const args = ["start", "-p", String(port), "-H", "127.0.0.1"];
   // `npm start` as a container runs it (CMD npm start): the start script must hand SIGTERM to the server.
   const child = npm
-    ? spawn("npm", ["start", "--", ...args.slice(1)], { env: { ...childEnv, NEXT_MANUAL_SIG_HANDLE: undefined }, stdio: ["ignore", "pipe", "pipe"] })
+    ? spawn("npm", ["start", "--", ...args.slice(1)], { env: npmEnv, stdio: ["ignore", "pipe", "pipe"] })
     : spawn(process.execPath, ["node_modules/next/dist/bin/next", ...args], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => ((out += d), (err += d)));
@@ -83,7 +86,10 @@ async function answersUntilExit(server: Server, port: number): Promise<number[]>
 
 /** One line saying why the start failed: no stack trace, no multi-line dump. */
 function expectOneLineReason(server: Server, pattern: RegExp) {
-  const lines = server.stderr().split("\n").filter((l) => l.trim() !== "");
+  const lines = server
+    .stderr()
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const failure = lines.filter((l) => l.startsWith("startup failed: "));
   expect(failure, server.output()).toHaveLength(1);
   expect(failure[0]).toMatch(pattern);
@@ -195,7 +201,9 @@ for (const [variable, env] of [
   // `next start` runs in production: there a shared database needs a given secret.
   ["BETTER_AUTH_SECRET", { DATABASE_URL: UNREACHABLE_DB, BETTER_AUTH_SECRET: undefined }],
 ] as const) {
-  test(`a bad setting (${Object.entries(env).map(([k, v]) => `${k}=${v ?? "unset"}`).join(" ")}) stops the start, naming ${variable}`, async () => {
+  test(`a bad setting (${Object.entries(env)
+    .map(([k, v]) => `${k}=${v ?? "unset"}`)
+    .join(" ")}) stops the start, naming ${variable}`, async () => {
     test.setTimeout(180_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
     const server = startServer(dataDir, { env });
