@@ -30,7 +30,9 @@ function raw(method: string, target: string): Promise<{ status: number; headers:
     socket.on("close", () => {
       const [head = "", body = ""] = data.split("\r\n\r\n");
       const [statusLine = "", ...lines] = head.split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body });
     });
   });
@@ -81,5 +83,49 @@ describe("http guard", () => {
     ]) {
       expect((await raw(method!, target!)).body).toBe(`reached ${method} ${target}`);
     }
+  });
+});
+
+describe("an answer given before the request body arrived whole", () => {
+  // Like a 413 on a streamed body: the handler reads a little, then answers.
+  let early: http.Server;
+  let earlyPort: number;
+  beforeAll(async () => {
+    early = http.createServer((req, res) => {
+      req.once("data", () => {
+        req.pause();
+        res.writeHead(413, { "Content-Type": "text/plain" }).end("too large");
+      });
+      req.once("end", () => res.headersSent || res.end("read whole"));
+    });
+    await new Promise<void>((r) => early.listen(0, "127.0.0.1", r));
+    earlyPort = (early.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => early.close(() => r())));
+
+  /** Streams a chunked body without ending it; resolves with what came back and whether the server closed. */
+  function streamed(ending: boolean): Promise<{ head: string; closed: boolean }> {
+    return new Promise((resolve) => {
+      const socket = net.connect(earlyPort, "127.0.0.1", () => {
+        socket.write("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+        socket.write(`10\r\n${"x".repeat(16)}\r\n`);
+        if (ending) socket.write("0\r\n\r\n");
+      });
+      let data = "";
+      socket.on("data", (d) => (data += d.toString("utf8")));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve({ head: data, closed: true }));
+      setTimeout(() => {
+        resolve({ head: data, closed: false });
+        socket.destroy();
+      }, 1500);
+    });
+  }
+
+  it("says Connection: close and ends the connection, so the rest of the body is never read as a request", async () => {
+    const { head, closed } = await streamed(false);
+    expect(head).toMatch(/^HTTP\/1\.1 413/);
+    expect(head).toMatch(/\r\nConnection: close\r\n/i);
+    expect(closed).toBe(true);
   });
 });

@@ -19,10 +19,7 @@ export const ALLOW = METHODS.join(", ");
 /** A path no route matches: rewriting to it renders the app's not-found page (404). */
 export const NOT_FOUND_PATH = "/_not-a-page";
 
-export type Verdict =
-  | { kind: "pass" }
-  | { kind: "not_found_page" }
-  | { kind: "refuse"; error: AppError; allow?: string };
+export type Verdict = { kind: "pass" } | { kind: "not_found_page" } | { kind: "refuse"; error: AppError; allow?: string };
 
 function pathOf(url: string): string {
   const path = url.startsWith("/") ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "");
@@ -47,7 +44,11 @@ export const isApiPath = (path: string) => path === "/api" || path.startsWith("/
 export function inspect(method: string, url: string): Verdict {
   const path = pathOf(url);
   if (!METHODS.includes(method.toUpperCase())) {
-    return { kind: "refuse", error: new AppError("method_not_allowed", `${method} is not a method this server supports`), allow: ALLOW };
+    return {
+      kind: "refuse",
+      error: new AppError("method_not_allowed", `${method} is not a method this server supports`),
+      allow: ALLOW,
+    };
   }
   if (hasMalformedEncoding(path)) {
     if (!isApiPath(path)) return { kind: "not_found_page" };
@@ -72,7 +73,13 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, verdict: Ex
   // Drain (and drop) any body the client sends.
   req.resume();
   logger.info(
-    { requestId, method: req.method, route: pathOf(req.url ?? "/").slice(0, 200), status: verdict.error.status, code: verdict.error.code },
+    {
+      requestId,
+      method: req.method,
+      route: pathOf(req.url ?? "/").slice(0, 200),
+      status: verdict.error.status,
+      code: verdict.error.code,
+    },
     "request refused before routing",
   );
 }
@@ -90,7 +97,25 @@ function refuseConnect(req: http.IncomingMessage, socket: Duplex) {
       `Allow: ${ALLOW}\r\nX-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n` +
       body,
   );
-  logger.info({ requestId, method: "CONNECT", route: pathOf(req.url ?? "/").slice(0, 200), status: 405 }, "request refused before routing");
+  logger.info(
+    { requestId, method: "CONNECT", route: pathOf(req.url ?? "/").slice(0, 200), status: 405 },
+    "request refused before routing",
+  );
+}
+
+/**
+ * A request answered before its body arrived whole (413 on a streamed body)
+ * leaves the rest of that body on the connection, where it would be read as
+ * the next request: such an answer says `Connection: close` and the connection
+ * ends with it. (Next drops a route handler's Connection header, so this is
+ * decided here, when the head of the answer is written.)
+ */
+function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete) this.shouldKeepAlive = false;
+    return Reflect.apply(writeHead, this, args) as http.ServerResponse;
+  } as typeof writeHead;
 }
 
 const g = globalThis as unknown as { __coverdeskHttpGuard?: boolean };
@@ -110,6 +135,7 @@ export function installHttpGuard(): void {
         return true;
       }
       if (verdict.kind === "not_found_page") req.url = NOT_FOUND_PATH;
+      closeWhenBodyUnread(req, res);
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as typeof emit;
