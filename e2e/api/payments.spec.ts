@@ -248,6 +248,14 @@ test.describe("POST /api/checkout/{reference} (the hosted checkout; no API key)"
     });
     expect(await ok(res)).toEqual({ reference: payment.reference, status: "success" });
     expect(res.headers()["x-request-id"]).toMatch(/^req_/);
+    // A caller's own request id is echoed, as on the REST API.
+    const again = await client.post(`api/checkout/${payment.reference}`, {
+      data: { cardNumber: "4242 4242 4242 4242", expMonth: "12", expYear: 99, cvc: "123" },
+      headers: { "X-Request-Id": "support-ticket-42" },
+    });
+    expect(again.status()).toBe(409);
+    expect(again.headers()["x-request-id"]).toBe("support-ticket-42");
+    expect((await again.json()).requestId).toBe("support-ticket-42");
     const paid = await verify(t.read, payment.reference);
     expectPaymentShape(withoutCoverage(paid));
     expect(paid).toMatchObject({ reference: payment.reference, status: "success", amount: "150.00" });

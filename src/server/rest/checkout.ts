@@ -1,17 +1,17 @@
 // The checkout's own small endpoint: no API key (the reference is the
 // capability), the same problem+json errors as the REST API.
-import crypto from "node:crypto";
 import { env } from "@/server/env";
 import { AppError, toAppError } from "@/server/errors";
 import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
+import { requestIdOf } from "@/server/request-id";
 import { payWithCard, retryPayment } from "@/server/payments/checkout";
 import { CheckoutInput } from "@/server/payments/schemas";
 import { assertSafeInput } from "@/server/text";
 import { fieldErrors, problemResponse } from "./problem";
 
-function start() {
-  const requestId = `req_${crypto.randomBytes(12).toString("base64url")}`;
+function start(request: Request) {
+  const requestId = requestIdOf(request.headers);
   return { requestId, headers: new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" }) };
 }
 
@@ -28,7 +28,7 @@ function failure(err: unknown, requestId: string, headers: Headers, reference: s
 }
 
 export async function handleCheckout(request: Request, reference: string): Promise<Response> {
-  const { requestId, headers } = start();
+  const { requestId, headers } = start(request);
   try {
     // The REST API's body rules: 413 over API_MAX_BODY_BYTES, 415 unless JSON, 400 malformed.
     const { value } = await readJson(request, env.API_MAX_BODY_BYTES);
@@ -46,7 +46,7 @@ export async function handleCheckout(request: Request, reference: string): Promi
 }
 
 export async function handleCheckoutRetry(request: Request, reference: string): Promise<Response> {
-  const { requestId, headers } = start();
+  const { requestId, headers } = start(request);
   try {
     // No body is read here; an announced oversized one is still refused, as on the REST API.
     assertDeclaredLength(request, env.API_MAX_BODY_BYTES);

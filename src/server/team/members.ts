@@ -47,13 +47,14 @@ export async function updateMemberRole(actor: Actor, memberId: string, role: "AD
   return toMember(updated);
 }
 
-/** The member's active API keys of this organization: what removing them would revoke. */
+/** The member's active API keys of this organization (newest 100): what removing them would revoke. */
 export async function activeApiKeysOfMember(actor: Actor, memberId: string): Promise<ApiKey[]> {
   assertCan(actor, "admin-read");
   const member = await findMember(actor, memberId);
   const rows = await db.apiKey.findMany({
     where: { organizationId: actor.organizationId, createdById: member.userId, status: "active" },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 100,
   });
   return rows.map(toApiKey);
 }

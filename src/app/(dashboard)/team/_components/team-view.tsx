@@ -15,7 +15,14 @@ import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { InviteDialog } from "./invite-dialog";
 
 const roleLabel = { OWNER: "Owner", ADMIN: "Admin", MEMBER: "Member" } as const;
-const quotedNames = (keys: { name: string }[]) => keys.map((k) => `“${k.name}”`).join(", ");
+/** Up to five key names, then how many more. */
+const quotedNames = (keys: { name: string }[]) => {
+  const shown = keys
+    .slice(0, 5)
+    .map((k) => `“${k.name}”`)
+    .join(", ");
+  return keys.length > 5 ? `${shown} and ${keys.length - 5} more` : shown;
+};
 
 type Pending = { kind: "remove"; member: Member } | { kind: "cancel"; invitation: Invitation } | null;
 
