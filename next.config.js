@@ -20,6 +20,8 @@ const nextConfig = {
     "ioredis",
     "nodemailer",
     "undici",
+    "uploadthing",
+    "busboy",
   ],
   async headers() {
     return [
@@ -28,7 +30,19 @@ const nextConfig = {
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
+        ],
+      },
+      {
+        // Nothing may frame the app…
+        source: "/((?!api/files/).*)",
+        headers: [{ key: "X-Frame-Options", value: "DENY" }],
+      },
+      {
+        // …except its own pages showing a stored file (documents previews, KYB review).
+        source: "/api/files/:id",
+        headers: [
+          { key: "X-Frame-Options", value: "SAMEORIGIN" },
+          { key: "Content-Security-Policy", value: "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'" },
         ],
       },
     ];

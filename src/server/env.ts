@@ -77,6 +77,11 @@ const schema = z.object({
     .transform((v) => (v ? v : undefined)),
   PAYSTACK_BASE_URL: z.url().default("https://api.paystack.co"),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+  // UploadThing stores files when set (https://uploadthing.com → API keys); the local disk otherwise.
+  UPLOADTHING_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

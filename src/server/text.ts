@@ -18,6 +18,7 @@ export const Text = z.string().refine(isSafeText, UNSAFE_TEXT_MESSAGE);
 export function unsafeTextErrors(value: unknown, path: string[] = [], depth = 0): FieldError[] {
   if (typeof value === "string") return isSafeText(value) ? [] : [{ path: path.join("."), message: UNSAFE_TEXT_MESSAGE }];
   if (value === null || typeof value !== "object" || depth > 64) return [];
+  if (value instanceof Uint8Array) return []; // an uploaded file's bytes are not text
   const out: FieldError[] = [];
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   for (const [key, item] of entries) {

@@ -5,7 +5,12 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
 
 export const EVENT_TYPES = ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"] as const;
-export type EventType = (typeof EVENT_TYPES)[number] | "ping";
+/**
+ * Events kept in the outbox for the platform's own reactions (emails), not
+ * offered to webhooks: a business's KYB moves.
+ */
+export const INTERNAL_EVENT_TYPES = ["kyb.submitted", "kyb.approved", "kyb.rejected"] as const;
+export type EventType = (typeof EVENT_TYPES)[number] | (typeof INTERNAL_EVENT_TYPES)[number] | "ping";
 
 export const newEventId = () => `evt_${crypto.randomBytes(12).toString("base64url")}`;
 

@@ -36,7 +36,10 @@ export interface Endpoint<
   permission: KeyPermission;
   params?: P;
   query?: Q;
+  /** JSON body schema, or with `multipart` the schema of the form's fields (files included). */
   body?: B;
+  /** A multipart/form-data upload whose file parts are these fields (each at most MAX_UPLOAD_BYTES). */
+  multipart?: { files: readonly string[] };
   /** Undefined for 204 No Content. */
   response?: R;
   status?: 200 | 201 | 204;

@@ -7,6 +7,7 @@ import { assertKeyPermits } from "@/server/actor";
 import { authenticateApiKey, keyActor, type AuthenticatedKey } from "@/server/api-keys/service";
 import { env } from "@/server/env";
 import { AppError, toAppError } from "@/server/errors";
+import { readMultipart } from "@/server/files/multipart";
 import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { decodeCursor } from "@/server/pagination";
@@ -22,7 +23,7 @@ import { responseMismatches } from "./response-check";
 import { createRouter } from "./router";
 
 export const API_PREFIX = "/api/v1";
-const match = createRouter(endpoints);
+export const match = createRouter(endpoints);
 
 function bearer(request: Request): string {
   const header = request.headers.get("authorization");
@@ -51,13 +52,19 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
   return parsed.data;
 }
 
-async function readBody(ep: AnyEndpoint, request: Request): Promise<{ raw: string; value: unknown }> {
+export async function readBody(ep: AnyEndpoint, request: Request): Promise<{ raw: string; value: unknown }> {
+  if (ep.multipart) {
+    const { fields, files } = await readMultipart(request, { files: ep.multipart.files, maxFileBytes: env.MAX_UPLOAD_BYTES });
+    // What an Idempotency-Key is compared on: the fields and each file's digest.
+    const raw = JSON.stringify({ fields, files: Object.fromEntries(Object.entries(files).map(([k, f]) => [k, f.sha256])) });
+    return { raw, value: { ...fields, ...files } };
+  }
   assertDeclaredLength(request, env.API_MAX_BODY_BYTES);
   if (!ep.body) return { raw: "", value: undefined };
   return readJson(request, env.API_MAX_BODY_BYTES, { allowEmpty: true });
 }
 
-function validate(schema: z.ZodType | undefined, value: unknown, prefix?: string): unknown {
+export function validate(schema: z.ZodType | undefined, value: unknown, prefix?: string): unknown {
   if (!schema) return undefined;
   assertSafeInput(value, prefix);
   const parsed = schema.safeParse(value);
@@ -68,7 +75,7 @@ function validate(schema: z.ZodType | undefined, value: unknown, prefix?: string
   });
 }
 
-function jsonResponse(status: number, body: string | null, headers: Headers): Response {
+export function jsonResponse(status: number, body: string | null, headers: Headers): Response {
   if (body !== null) headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(body, { status, headers });
 }
@@ -193,7 +200,7 @@ async function run(
   }
 }
 
-function errorResponse(
+export function errorResponse(
   err: unknown,
   requestId: string,
   headers: Headers,

@@ -48,7 +48,11 @@ export function openApiDocument() {
     if (ep.permission === "write") responses["403"] = problem("The key lacks `write`, or the user's role is too low");
     if (ep.body || ep.params) responses["422"] = problem("Invalid input; `errors` lists each field");
     if (ep.query) responses["400"] = problem("Invalid query string");
-    if (ep.body) responses["400"] ??= problem("Malformed JSON");
+    if (ep.body) responses["400"] ??= problem(ep.multipart ? "Malformed multipart body" : "Malformed JSON");
+    if (ep.multipart) {
+      responses["413"] = problem("A file over MAX_UPLOAD_BYTES (10 MiB by default)");
+      responses["415"] = problem("Not multipart/form-data, or a file that is not a PDF, PNG or JPEG by its content");
+    }
     for (const code of ep.errors ?? []) {
       const status = STATUS_OF[code] ?? "409";
       responses[status] ??= problem(`The current state forbids this (${code})`);
@@ -62,7 +66,9 @@ export function openApiDocument() {
         ...(ep.params ? { path: ep.params } : {}),
         ...(ep.query ? { query: ep.query as z.ZodObject } : {}),
       },
-      requestBody: ep.body ? { required: true, content: { "application/json": { schema: ep.body } } } : undefined,
+      requestBody: ep.body
+        ? { required: true, content: { [ep.multipart ? "multipart/form-data" : "application/json"]: { schema: ep.body } } }
+        : undefined,
       responses,
     };
     if (ep.method === "POST") {

@@ -1,6 +1,8 @@
 import type { AnyEndpoint } from "../endpoint";
 import { apiKeyEndpoints } from "./api-keys";
 import { claimEndpoints } from "./claims";
+import { documentEndpoints } from "./documents";
+import { kybEndpoints } from "./kyb";
 import { organizationEndpoints } from "./organizations";
 import { paymentEndpoints } from "./payments";
 import { policyEndpoints } from "./policies";
@@ -18,4 +20,6 @@ export const endpoints: AnyEndpoint[] = [
   ...claimEndpoints,
   ...webhookEndpoints,
   ...settingsEndpoints,
+  ...documentEndpoints,
+  ...kybEndpoints,
 ];

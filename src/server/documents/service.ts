@@ -1,0 +1,126 @@
+// Certificates (licences a business shows its customers) and receipt samples
+// (the receipt template attached to customers' receipts). Uploading, changing
+// and deleting need an admin; any member or key may read.
+import type { Certificate as CertificateRow, ReceiptSample as ReceiptSampleRow, StoredFile } from "@/generated/prisma/client";
+import { assertCan, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { notFound } from "@/server/errors";
+import { fileUrl, removeFileBytes, withStoredFiles } from "@/server/files/service";
+import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
+import type {
+  CertificateView,
+  ReceiptSampleView,
+  UpdateCertificateInput,
+  UploadCertificateInput,
+  UploadReceiptSampleInput,
+} from "./schemas";
+
+const fileFields = (file: StoredFile) => ({
+  fileName: file.fileName,
+  contentType: file.contentType as CertificateView["contentType"],
+  size: file.size,
+  pageCount: file.pageCount,
+  url: fileUrl(file.id),
+});
+
+export const toCertificate = (row: CertificateRow & { file: StoredFile }): CertificateView => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  isActive: row.isActive,
+  ...fileFields(row.file),
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toReceiptSample = (row: ReceiptSampleRow & { file: StoredFile }): ReceiptSampleView => ({
+  id: row.id,
+  name: row.name,
+  ...fileFields(row.file),
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function uploadCertificate(actor: Actor, input: UploadCertificateInput): Promise<CertificateView> {
+  assertCan(actor, "admin");
+  return withStoredFiles(actor.organizationId, [input.file], async (tx, [file]) => {
+    const row = await tx.certificate.create({
+      data: { organizationId: actor.organizationId, fileId: file!.id, name: input.name, type: input.type },
+      include: { file: true },
+    });
+    return toCertificate(row);
+  });
+}
+
+export async function listCertificates(actor: Actor, page: PageQuery): Promise<Page<CertificateView>> {
+  assertCan(actor, "read");
+  const args = pageArgs(page);
+  const rows = await db.certificate.findMany({
+    ...args,
+    where: { organizationId: actor.organizationId, ...args.where },
+    include: { file: true },
+  });
+  return toPage(rows, page, toCertificate);
+}
+
+export async function setCertificateActive(actor: Actor, id: string, input: UpdateCertificateInput): Promise<CertificateView> {
+  assertCan(actor, "admin");
+  const { count } = await db.certificate.updateMany({
+    where: { id, organizationId: actor.organizationId },
+    data: { isActive: input.isActive },
+  });
+  if (count === 0) throw notFound("Certificate");
+  const row = await db.certificate.findFirstOrThrow({ where: { id, organizationId: actor.organizationId }, include: { file: true } });
+  return toCertificate(row);
+}
+
+export async function deleteCertificate(actor: Actor, id: string): Promise<void> {
+  assertCan(actor, "admin");
+  const file = await db.$transaction(async (tx) => {
+    const row = await tx.certificate.findFirst({ where: { id, organizationId: actor.organizationId }, include: { file: true } });
+    if (!row) throw notFound("Certificate");
+    await tx.storedFile.delete({ where: { id: row.fileId } }); // the certificate row goes with it (cascade)
+    return row.file;
+  });
+  await removeFileBytes([file]);
+}
+
+export async function uploadReceiptSample(actor: Actor, input: UploadReceiptSampleInput): Promise<ReceiptSampleView> {
+  assertCan(actor, "admin");
+  return withStoredFiles(actor.organizationId, [input.file], async (tx, [file]) => {
+    const row = await tx.receiptSample.create({
+      data: { organizationId: actor.organizationId, fileId: file!.id, name: input.name },
+      include: { file: true },
+    });
+    return toReceiptSample(row);
+  });
+}
+
+export async function listReceiptSamples(actor: Actor, page: PageQuery): Promise<Page<ReceiptSampleView>> {
+  assertCan(actor, "read");
+  const args = pageArgs(page);
+  const rows = await db.receiptSample.findMany({
+    ...args,
+    where: { organizationId: actor.organizationId, ...args.where },
+    include: { file: true },
+  });
+  return toPage(rows, page, toReceiptSample);
+}
+
+export async function deleteReceiptSample(actor: Actor, id: string): Promise<void> {
+  assertCan(actor, "admin");
+  const file = await db.$transaction(async (tx) => {
+    const row = await tx.receiptSample.findFirst({ where: { id, organizationId: actor.organizationId }, include: { file: true } });
+    if (!row) throw notFound("Receipt sample");
+    await tx.storedFile.delete({ where: { id: row.fileId } });
+    return row.file;
+  });
+  await removeFileBytes([file]);
+}
+
+/** The receipt sample sent with customers' receipts: the newest one (SPEC gives receipt samples no active flag). */
+export async function currentReceiptSample(organizationId: string) {
+  return db.receiptSample.findFirst({
+    where: { organizationId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    include: { file: true },
+  });
+}

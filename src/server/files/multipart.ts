@@ -1,0 +1,163 @@
+// Reading a multipart/form-data upload without trusting it: the body is
+// streamed through busboy, a file over the limit is refused (413) the moment
+// it passes it, and each file's type is judged by its first bytes (415 unless
+// PDF, PNG or JPEG). Nothing is written anywhere here: the bytes are held in
+// memory (at most the limit per declared file field) until the service has
+// validated everything, so a refused upload leaves nothing behind.
+import crypto from "node:crypto";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
+import busboy from "busboy";
+import { AppError, validationError } from "@/server/errors";
+import { sanitizeFileName } from "./file-name";
+import { sniffContentType, type AllowedContentType } from "./sniff";
+
+/** One uploaded file, type already checked. */
+export class UploadedFile {
+  constructor(
+    readonly field: string,
+    readonly fileName: string,
+    readonly contentType: AllowedContentType,
+    readonly bytes: Buffer,
+  ) {}
+  get size(): number {
+    return this.bytes.byteLength;
+  }
+  get sha256(): string {
+    return crypto.createHash("sha256").update(this.bytes).digest("hex");
+  }
+}
+
+export interface MultipartBody {
+  fields: Record<string, string>;
+  files: Record<string, UploadedFile>;
+}
+
+const MAX_TEXT_FIELD_BYTES = 64 * 1024;
+/** Room for the text fields and part headers beside the files. */
+const ENVELOPE_BYTES = 1024 * 1024;
+
+export const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
+
+const tooLarge = (field: string, limit: number) =>
+  new AppError("payload_too_large", `${field}: the file is over ${limit} bytes`, {
+    errors: [{ path: field, message: `must be at most ${limit} bytes` }],
+  });
+
+export async function readMultipart(
+  request: Request,
+  opts: { files: readonly string[]; maxFileBytes: number },
+): Promise<MultipartBody> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!isMultipart(request) || !/boundary=/i.test(contentType)) {
+    throw new AppError("unsupported_media_type", "Send the body as multipart/form-data");
+  }
+  const maxTotal = opts.files.length * opts.maxFileBytes + ENVELOPE_BYTES;
+  if (Number(request.headers.get("content-length") ?? "0") > maxTotal) {
+    throw new AppError("payload_too_large", `The body is over ${maxTotal} bytes`);
+  }
+  if (!request.body) throw validationError(opts.files.map((f) => ({ path: f, message: "attach a PDF, PNG or JPEG file" })));
+
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      limits: {
+        fileSize: opts.maxFileBytes,
+        files: opts.files.length,
+        fields: 50,
+        fieldSize: MAX_TEXT_FIELD_BYTES,
+        parts: opts.files.length + 50,
+        headerPairs: 20,
+      },
+    });
+  } catch {
+    throw new AppError("malformed_multipart", "The multipart boundary is missing or invalid");
+  }
+  const source = Readable.fromWeb(request.body as unknown as NodeWebStream<Uint8Array>);
+
+  return new Promise<MultipartBody>((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const files: Record<string, UploadedFile> = {};
+    const pending: Promise<void>[] = [];
+    let settled = false;
+    let total = 0;
+    const fail = (err: AppError) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(parser);
+      source.destroy();
+      parser.removeAllListeners();
+      parser.on("error", () => {});
+      reject(err);
+    };
+
+    source.on("data", (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxTotal) fail(new AppError("payload_too_large", `The body is over ${maxTotal} bytes`));
+    });
+    source.on("error", () => fail(new AppError("malformed_multipart", "The upload was interrupted")));
+
+    parser.on("file", (field, stream, info) => {
+      if (!opts.files.includes(field)) {
+        stream.resume();
+        return fail(validationError([{ path: field, message: `unknown file field; expected ${opts.files.join(", ")}` }]));
+      }
+      if (files[field] || pending.length >= opts.files.length + 1) {
+        stream.resume();
+        return fail(validationError([{ path: field, message: "send one file per field" }]));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      pending.push(
+        new Promise<void>((done) => {
+          stream.on("data", (chunk: Buffer) => {
+            size += chunk.byteLength;
+            chunks.push(chunk);
+          });
+          stream.on("limit", () => fail(tooLarge(field, opts.maxFileBytes)));
+          stream.on("error", () => fail(new AppError("malformed_multipart", "The upload was interrupted")));
+          stream.on("end", () => {
+            if (settled) return done();
+            const bytes = Buffer.concat(chunks, size);
+            if (bytes.byteLength === 0) {
+              if (!info.filename) return done(); // an empty file input: treated as missing
+              fail(validationError([{ path: field, message: "the file is empty" }]));
+              return done();
+            }
+            const type = sniffContentType(bytes);
+            if (!type) {
+              fail(
+                new AppError("unsupported_media_type", `${field}: only PDF, PNG and JPEG files are accepted (judged by their content)`, {
+                  errors: [{ path: field, message: "must be a PDF, PNG or JPEG file" }],
+                }),
+              );
+              return done();
+            }
+            files[field] = new UploadedFile(field, sanitizeFileName(info.filename, type), type, bytes);
+            done();
+          });
+        }),
+      );
+    });
+    parser.on("field", (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) {
+        return fail(validationError([{ path: name, message: `must be at most ${MAX_TEXT_FIELD_BYTES} bytes` }]));
+      }
+      if (opts.files.includes(name)) return; // text where a file belongs: the file is missing
+      fields[name] = value;
+    });
+    parser.on("filesLimit", () => fail(validationError([{ path: "(files)", message: `send at most ${opts.files.length} file(s)` }])));
+    parser.on("partsLimit", () => fail(new AppError("malformed_multipart", "Too many parts")));
+    parser.on("fieldsLimit", () => fail(new AppError("malformed_multipart", "Too many fields")));
+    parser.on("error", (err: Error) => fail(new AppError("malformed_multipart", `The multipart body is malformed: ${err.message}`)));
+    parser.on("close", () => {
+      void Promise.all(pending).then(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ fields, files });
+      });
+    });
+    source.pipe(parser);
+  });
+}

@@ -1,0 +1,55 @@
+// GET /api/files/{id} — a stored file, to whoever may open it: an API key of
+// the owning organization (Bearer), or a signed-in member of it (session
+// cookie), or a platform admin for KYB documents. Anyone else gets the same
+// 404 as an unknown id. Served with the type judged at upload, nosniff, and
+// never cached by shared caches.
+import { authenticateApiKey } from "@/server/api-keys/service";
+import { getAuth } from "@/server/auth";
+import { AppError, toAppError } from "@/server/errors";
+import { logger } from "@/server/logger";
+import { requestIdOf } from "@/server/request-id";
+import { problemResponse } from "@/server/rest/problem";
+import { consumeRateLimit, rateLimitHeaders } from "@/server/rest/rate-limit";
+import { contentDisposition } from "./file-name";
+import { openFile, type FileAccess } from "./service";
+
+async function accessOf(request: Request, headers: Headers): Promise<FileAccess> {
+  const authorization = request.headers.get("authorization");
+  if (authorization) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!m?.[1]) throw new AppError("invalid_api_key", "The Authorization header must be `Bearer <key>`");
+    const key = await authenticateApiKey(m[1]);
+    const limit = await consumeRateLimit(key.organizationId, key.rateLimit);
+    rateLimitHeaders(headers, limit);
+    if (!limit.allowed) {
+      headers.set("Retry-After", String(limit.resetSeconds));
+      throw new AppError("rate_limited", `Over ${limit.limit} requests per minute; retry in ${limit.resetSeconds} s`);
+    }
+    return { organizationId: key.organizationId };
+  }
+  const session = await getAuth().api.getSession({ headers: request.headers });
+  if (!session) throw new AppError("unauthenticated", "Sign in, or send an API key as `Authorization: Bearer <key>`");
+  return { userId: session.user.id, platformAdmin: (session.user as { platformAdmin?: boolean }).platformAdmin === true };
+}
+
+export async function serveFile(request: Request, fileId: string): Promise<Response> {
+  const requestId = requestIdOf(request.headers);
+  const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "private, no-store" });
+  try {
+    if (!/^[\w-]{1,100}$/.test(fileId)) throw new AppError("not_found", "File not found");
+    const access = await accessOf(request, headers);
+    const { file, body } = await openFile(access, fileId);
+    const download = new URL(request.url).searchParams.get("download") === "1";
+    headers.set("Content-Type", file.contentType);
+    headers.set("Content-Length", String(file.size));
+    headers.set("Content-Disposition", contentDisposition(file.fileName, download ? "attachment" : "inline"));
+    headers.set("X-Content-Type-Options", "nosniff");
+    headers.set("Cross-Origin-Resource-Policy", "same-origin");
+    return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
+  } catch (err) {
+    const app = toAppError(err);
+    if (app) return problemResponse(app, requestId, headers);
+    logger.error({ err, requestId, fileId }, "serving a file failed");
+    return problemResponse(new AppError("internal_error", `Something went wrong on our side. Quote ${requestId} when you contact support.`), requestId, headers);
+  }
+}

@@ -1,0 +1,68 @@
+import { Kyb, KybDocumentList, ListKybDocumentsQuery, SubmitKybInput } from "@/server/kyb/schemas";
+import { getKyb, listKybDocuments, resubmitKyb, submitKyb } from "@/server/kyb/service";
+import { endpoint } from "../endpoint";
+
+const tag = "Compliance";
+const files = ["certificateOfIncorporation", "taxCertificate"] as const;
+const fileRule =
+  "multipart/form-data with both files, each a PDF, PNG or JPEG by its content (else 415) and at most MAX_UPLOAD_BYTES, 10 MiB by default (else 413).";
+
+export const kybEndpoints = [
+  // POST /api/v1/business/compliance/kyb/submit — first submission (not_submitted → pending)
+  endpoint({
+    method: "POST",
+    path: "/business/compliance/kyb/submit",
+    operationId: "submitKyb",
+    summary: "Submit KYB documents",
+    description: `${fileRule} Moves KYB from \`not_submitted\` to \`pending\`; a platform admin then approves or rejects it. Already pending or approved → 409; rejected → use resubmit (409 here).`,
+    tag,
+    permission: "write",
+    multipart: { files },
+    body: SubmitKybInput,
+    response: Kyb,
+    status: 201,
+    errors: ["invalid_state"],
+    handler: ({ actor, body }) => submitKyb(actor, body),
+  }),
+  // GET /api/v1/business/compliance/kyb/status
+  endpoint({
+    method: "GET",
+    path: "/business/compliance/kyb/status",
+    operationId: "getKybStatus",
+    summary: "KYB status",
+    description: "`not_submitted`, `pending`, `approved` or `rejected` (with `rejectionReason`), and the current documents.",
+    tag,
+    permission: "read",
+    response: Kyb,
+    handler: ({ actor }) => getKyb(actor),
+  }),
+  // POST /api/v1/business/compliance/kyb/resubmit — after a rejection (rejected → pending)
+  endpoint({
+    method: "POST",
+    path: "/business/compliance/kyb/resubmit",
+    operationId: "resubmitKyb",
+    summary: "Resubmit KYB documents",
+    description: `${fileRule} Only after a rejection (else 409); the new documents replace the rejected ones and KYB is \`pending\` again.`,
+    tag,
+    permission: "write",
+    multipart: { files },
+    body: SubmitKybInput,
+    response: Kyb,
+    status: 201,
+    errors: ["invalid_state"],
+    handler: ({ actor, body }) => resubmitKyb(actor, body),
+  }),
+  // GET /api/v1/business/compliance/kyb/documents — the current submission's documents
+  endpoint({
+    method: "GET",
+    path: "/business/compliance/kyb/documents",
+    operationId: "listKybDocuments",
+    summary: "List KYB documents",
+    description: "The documents of the current submission (older submissions' documents are kept but not listed).",
+    tag,
+    permission: "read",
+    query: ListKybDocumentsQuery,
+    response: KybDocumentList,
+    handler: ({ actor, query }) => listKybDocuments(actor, query),
+  }),
+];
