@@ -1,5 +1,7 @@
 import { router } from "./init";
 import { apiKeysRouter } from "./routers/api-keys";
+import { documentsRouter } from "./routers/documents";
+import { kybRouter } from "./routers/kyb";
 import { claimsRouter, coveragesRouter, paymentsRouter } from "./routers/money";
 import { organizationsRouter } from "./routers/organizations";
 import { policiesRouter } from "./routers/policies";
@@ -17,6 +19,8 @@ export const appRouter = router({
   settings: settingsRouter,
   team: teamRouter,
   webhooks: webhooksRouter,
+  documents: documentsRouter,
+  kyb: kybRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,9 @@
+// KYB for the dashboard. Submit and resubmit go through POST /api/upload/…
+// (multipart with progress); this reads the status and the documents.
+import { Kyb } from "@/server/kyb/schemas";
+import { getKyb } from "@/server/kyb/service";
+import { orgProcedure, router } from "../init";
+
+export const kybRouter = router({
+  status: orgProcedure.output(Kyb).query(({ ctx }) => getKyb(ctx.actor)),
+});
