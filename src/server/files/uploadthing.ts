@@ -7,10 +7,24 @@ import { UTApi, UTFile } from "uploadthing/server";
 import { env } from "@/server/env";
 import type { FileStorage } from "./storage";
 
-const g = globalThis as unknown as { __coverdeskUtApi?: UTApi };
-const api = () => (g.__coverdeskUtApi ??= new UTApi({ token: env.UPLOADTHING_TOKEN }));
+const g = globalThis as unknown as { __coverdeskUtStorage?: FileStorage };
 
-export const uploadThingStorage = (): FileStorage => ({
+/** The configured UploadThing storage (one SDK client per process). */
+export const uploadThingStorage = (): FileStorage =>
+  (g.__coverdeskUtStorage ??= createUploadThingStorage({ token: env.UPLOADTHING_TOKEN }));
+
+/** `fetch` and the URLs can be replaced, so tests can run the SDK against a local stand-in. */
+export function createUploadThingStorage(opts: {
+  token?: string;
+  fetch?: typeof fetch;
+  apiUrl?: string;
+  ingestUrl?: string;
+  ufsHost?: string;
+}): FileStorage {
+  const client = new UTApi({ ...opts, logLevel: "Error" });
+  const api = () => client;
+  const download = opts.fetch ?? fetch;
+  return {
   name: "uploadthing",
   async put({ key, bytes, contentType, fileName }) {
     const file = new UTFile([new Uint8Array(bytes)], fileName, { type: contentType, customId: key.replace("/", "_") });
@@ -20,7 +34,7 @@ export const uploadThingStorage = (): FileStorage => ({
   },
   async get(storageKey) {
     const { ufsUrl } = await api().generateSignedURL(storageKey, { expiresIn: 60 });
-    const res = await fetch(ufsUrl);
+    const res = await download(ufsUrl);
     if (res.status === 404) return null;
     if (!res.ok || !res.body) throw new Error(`UploadThing answered ${res.status} for a stored file`);
     return res.body;
@@ -28,4 +42,5 @@ export const uploadThingStorage = (): FileStorage => ({
   async delete(storageKey) {
     await api().deleteFiles(storageKey);
   },
-});
+  };
+}
