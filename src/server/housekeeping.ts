@@ -1,11 +1,18 @@
-// Rows that only matter for a while: idempotency records (24 h) and rate-limit
-// windows (a minute). Swept now and then by the background worker.
+// Rows that only matter for a while: idempotency records (24 h), rate-limit
+// windows (a minute) and sent mail tasks (kept 30 days to answer "did the
+// mail go out?"). Swept now and then by the background worker. Mail tasks that
+// were given up are kept: their lastError is what someone will look for.
 import { db } from "@/server/db/client";
 
-export async function sweepExpiredRows(now = new Date()): Promise<{ idempotencyKeys: number; rateLimitWindows: number }> {
-  const [idempotencyKeys, rateLimitWindows] = await Promise.all([
+const MAIL_KEPT_MS = 30 * 24 * 3_600_000;
+
+export async function sweepExpiredRows(
+  now = new Date(),
+): Promise<{ idempotencyKeys: number; rateLimitWindows: number; mailTasks: number }> {
+  const [idempotencyKeys, rateLimitWindows, mailTasks] = await Promise.all([
     db.idempotencyKey.deleteMany({ where: { expiresAt: { lt: now } } }),
     db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - 3_600_000) } } }),
+    db.mailTask.deleteMany({ where: { sentAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } } }),
   ]);
-  return { idempotencyKeys: idempotencyKeys.count, rateLimitWindows: rateLimitWindows.count };
+  return { idempotencyKeys: idempotencyKeys.count, rateLimitWindows: rateLimitWindows.count, mailTasks: mailTasks.count };
 }

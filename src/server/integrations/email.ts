@@ -7,6 +7,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
+import addressparser from "nodemailer/lib/addressparser";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
 
@@ -17,23 +18,55 @@ export interface Email {
   html: string;
   /** The one link a person acts on, logged in development when mail is kept on disk. */
   link?: string;
+  /** Sent "<name> via Coverdesk" from MAIL_FROM's address: the business is named, never the sender. */
+  onBehalfOf?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export const mailDir = () => path.join(env.DATA_DIR === "memory://" ? path.join(os.tmpdir(), "coverdesk") : env.DATA_DIR, "mail");
 
 const g = globalThis as unknown as { __coverdeskMailer?: Transporter };
+// Bounded timeouts (the URL's own query options still win): a mail worker
+// holds its task's lease while it sends, so a silent server must not hold it for an hour.
 const transporter = () =>
   (g.__coverdeskMailer ??= env.SMTP_URL
-    ? nodemailer.createTransport(env.SMTP_URL)
+    ? nodemailer.createTransport({ url: env.SMTP_URL, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }));
+
+/** A name fit for a header: no control characters (CR/LF could start a new header), one line, bounded. */
+export const headerSafe = (text: string, max = 120) =>
+  text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, max)
+    .trim();
+
+/**
+ * MAIL_FROM, or its address under the display name "<business> via Coverdesk".
+ * The name goes to nodemailer as a separate field, so it is quoted or
+ * encoded there and can never become part of the address or another header.
+ */
+export function fromHeader(onBehalfOf?: string): string | { name: string; address: string } {
+  const name = onBehalfOf ? headerSafe(onBehalfOf, 80) : "";
+  const [parsed] = addressparser(env.MAIL_FROM);
+  const address = parsed && "address" in parsed ? parsed.address : undefined;
+  if (!name || !address) return env.MAIL_FROM;
+  return { name: `${name} via Coverdesk`, address };
+}
 
 export async function sendEmail(email: Email): Promise<void> {
   const info = await transporter().sendMail({
-    from: env.MAIL_FROM,
+    from: fromHeader(email.onBehalfOf),
     to: email.to,
-    subject: email.subject,
+    subject: headerSafe(email.subject, 250),
     text: email.text,
     html: email.html,
+    attachments: email.attachments?.map((a) => ({
+      filename: headerSafe(a.filename, 200),
+      content: a.content,
+      contentType: a.contentType,
+    })),
   });
   if (env.SMTP_URL) {
     logger.info({ to: email.to, subject: email.subject, messageId: info.messageId }, "email sent");
@@ -49,18 +82,35 @@ export async function sendEmail(email: Email): Promise<void> {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A plain, accessible email body with one button. */
+/** A plain, accessible email body: paragraphs, an optional table of details, at most one button. */
 export function layoutEmail(opts: {
   heading: string;
   paragraphs: string[];
-  action: { label: string; url: string };
+  details?: { label: string; value: string }[];
+  action?: { label: string; url: string };
   footer: string;
 }) {
-  const text = [opts.heading, "", ...opts.paragraphs, "", `${opts.action.label}: ${opts.action.url}`, "", opts.footer].join("\n");
+  const details = opts.details ?? [];
+  const text = [
+    opts.heading,
+    "",
+    ...opts.paragraphs,
+    ...(details.length ? ["", ...details.map((d) => `${d.label}: ${d.value}`)] : []),
+    ...(opts.action ? ["", `${opts.action.label}: ${opts.action.url}`] : []),
+    "",
+    opts.footer,
+  ].join("\n");
+  const rows = details
+    .map(
+      (d) =>
+        `<tr><th align="left" style="padding:4px 16px 4px 0;font-weight:600">${escape(d.label)}</th><td style="padding:4px 0">${escape(d.value)}</td></tr>`,
+    )
+    .join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
 <h1 style="font-size:20px">${escape(opts.heading)}</h1>
 ${opts.paragraphs.map((p) => `<p style="line-height:1.5">${escape(p)}</p>`).join("\n")}
-<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#1f5ad6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(opts.action.label)}</a></p>
+${details.length ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rows}</table>` : ""}
+${opts.action ? `<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#1f5ad6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(opts.action.label)}</a></p>` : ""}
 <p style="font-size:12px;color:#64748b">${escape(opts.footer)}</p>
 </body></html>`;
   return { text, html };

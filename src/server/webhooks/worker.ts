@@ -5,8 +5,11 @@
 // comes back; nothing is lost between the commit of an event and its delivery.
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
+import { sweepOrphanFiles } from "@/server/files/orphans";
 import { sweepExpiredRows } from "@/server/housekeeping";
 import { logger } from "@/server/logger";
+import { planMailTasks } from "@/server/mail/plan";
+import { runDueMail } from "@/server/mail/sender";
 import { logAttempt, sendOnce } from "./deliver";
 
 const BATCH = 20;
@@ -14,8 +17,8 @@ const BATCH = 20;
 /** Creates the delivery tasks of undispatched events. Returns how many events it handled. */
 export async function dispatchEvents(): Promise<number> {
   return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; organizationId: string; type: string }[]>`
-      SELECT id, "organizationId", type FROM event
+    const events = await tx.$queryRaw<{ id: string; organizationId: string; type: string; data: unknown }[]>`
+      SELECT id, "organizationId", type, data FROM event
       WHERE "dispatchedAt" IS NULL ORDER BY "createdAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
     if (events.length === 0) return 0;
     const orgs = [...new Set(events.map((e) => e.organizationId))];
@@ -29,6 +32,8 @@ export async function dispatchEvents(): Promise<number> {
         .map((h) => ({ organizationId: e.organizationId, webhookId: h.id, eventId: e.id })),
     );
     if (tasks.length) await tx.webhookTask.createMany({ data: tasks, skipDuplicates: true });
+    // Mail is planned here, after the business transaction committed, and commits with "dispatched".
+    await planMailTasks(tx, events);
     await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: new Date() } });
     return events.length;
   });
@@ -93,10 +98,11 @@ export async function runDueTasks(): Promise<number> {
   return tasks.length;
 }
 
-/** One pass of the worker: fan out, then deliver, until nothing is left that is due. */
+/** One pass of the worker: fan out, then deliver webhooks and mail, until nothing is left that is due. */
 export async function workOnce(): Promise<void> {
   while ((await dispatchEvents()) > 0);
   while ((await runDueTasks()) > 0);
+  while ((await runDueMail()) > 0);
 }
 
 interface Worker {
@@ -116,6 +122,7 @@ export function startWebhookWorker(intervalMs = 1000): Worker {
     if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
       lastSweep = Date.now();
       await sweepExpiredRows();
+      await sweepOrphanFiles();
     }
   };
   const tick = () => {

@@ -1,0 +1,91 @@
+// Turns a mail task into a message at send time: what the event did not carry
+// (business and policy names, coverage dates, the receipt file) is read now,
+// always within the task's own organization.
+import type { MailTask } from "@/generated/prisma/client";
+import { db } from "@/server/db/client";
+import { currentReceiptSample } from "@/server/documents/service";
+import { storageNamed } from "@/server/files/storage";
+import type { Email } from "@/server/integrations/email";
+import { logger } from "@/server/logger";
+import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
+import { claimSubmitted, customerReceipt, kybApproved, kybRejected, paymentReceived } from "./templates";
+
+const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
+
+async function policyName(organizationId: string, policyId: string) {
+  const policy = await db.policy.findFirst({ where: { id: policyId, organizationId }, select: { name: true } });
+  return policy?.name ?? "a policy";
+}
+
+/** The coverage as this payment left it: the policy event settled with it, else the coverage row as it is now. */
+async function coverageAfter(organizationId: string, payment: { reference: string; policyId: string; email: string }) {
+  const event = await db.event.findFirst({
+    where: {
+      organizationId,
+      type: { in: ["policy.purchased", "policy.renewed"] },
+      data: { path: ["payment", "reference"], equals: payment.reference },
+    },
+    select: { data: true },
+  });
+  const snapshot = (event?.data as { coverage?: { startsAt?: string; endsAt?: string } } | null)?.coverage;
+  if (snapshot?.startsAt && snapshot.endsAt) return { startsAt: snapshot.startsAt, endsAt: snapshot.endsAt };
+  const row = await db.coverage.findFirst({
+    where: { organizationId, policyId: payment.policyId, customerEmail: payment.email },
+    select: { startsAt: true, endsAt: true },
+  });
+  return row ?? { startsAt: null, endsAt: null };
+}
+
+/** The business's current receipt sample as an attachment; none when it has none (or its bytes are gone). */
+async function receiptAttachment(organizationId: string): Promise<Email["attachments"]> {
+  const sample = await currentReceiptSample(organizationId);
+  if (!sample) return [];
+  const stream = await storageNamed(sample.file.backend).get(sample.file.storageKey);
+  if (!stream) {
+    logger.warn({ organizationId, fileId: sample.file.id }, "the receipt sample's bytes are gone; the receipt goes without it");
+    return [];
+  }
+  const content = Buffer.from(await new Response(stream).arrayBuffer());
+  return [{ filename: sample.file.fileName, content, contentType: sample.file.contentType }];
+}
+
+export async function composeMail(task: MailTask): Promise<Email> {
+  const org = await db.organization.findUniqueOrThrow({ where: { id: task.organizationId }, select: { name: true } });
+  const business = org.name;
+  const to = task.recipient;
+  const kind = task.kind as MailKind;
+  switch (kind) {
+    case "payment_received": {
+      const d = dataOf(kind, task);
+      return { to, ...paymentReceived({ ...d, business, policy: await policyName(task.organizationId, d.policyId) }) };
+    }
+    case "claim_submitted": {
+      const d = dataOf(kind, task);
+      return { to, ...claimSubmitted({ ...d, business, policy: await policyName(task.organizationId, d.policyId) }) };
+    }
+    case "kyb_approved":
+      return { to, ...kybApproved({ business }) };
+    case "kyb_rejected":
+      return { to, ...kybRejected({ business, reason: dataOf(kind, task).reason }) };
+    case "customer_receipt": {
+      const d = dataOf(kind, task);
+      const payment = await db.payment.findFirst({ where: { reference: d.reference, organizationId: task.organizationId } });
+      const [policy, coverage, attachments] = await Promise.all([
+        policyName(task.organizationId, d.policyId),
+        coverageAfter(task.organizationId, d),
+        receiptAttachment(task.organizationId),
+      ]);
+      const body = customerReceipt({
+        ...d,
+        business,
+        policy,
+        ...coverage,
+        paidAt: payment?.paidAt ?? d.paidAt,
+        hasAttachment: Boolean(attachments?.length),
+      });
+      return { to, onBehalfOf: business, attachments, ...body };
+    }
+    default:
+      throw new Error(`Unknown mail kind: ${String(task.kind)}`);
+  }
+}

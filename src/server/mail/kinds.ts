@@ -1,0 +1,45 @@
+// The mails the platform sends and what each task row keeps in `data`: only
+// what the event carried. Anything else (names, dates, the receipt file) is
+// read when the mail is sent, so event payloads — published to webhooks —
+// never change for the sake of an email.
+import { z } from "zod";
+
+export const MAIL_KINDS = ["payment_received", "customer_receipt", "claim_submitted", "kyb_approved", "kyb_rejected"] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+const PaymentData = z.object({
+  reference: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  policyId: z.string(),
+  email: z.string(),
+  paidAt: z.string().nullable(),
+});
+const ClaimData = z.object({
+  id: z.string(),
+  type: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  policyId: z.string(),
+  description: z.string(),
+});
+
+export const MAIL_DATA = {
+  payment_received: PaymentData,
+  customer_receipt: PaymentData,
+  claim_submitted: ClaimData,
+  kyb_approved: z.object({}),
+  kyb_rejected: z.object({ reason: z.string() }),
+} satisfies Record<MailKind, z.ZodType>;
+
+export type MailData<K extends MailKind> = z.output<(typeof MAIL_DATA)[K]>;
+
+/** Seconds before the retry after the n-th failed attempt; once they run out the task is given up (and kept, with its error). */
+export const MAIL_RETRY_SCHEDULE_S = [60, 300, 1800, 7200, 21600] as const;
+export const MAIL_MAX_ATTEMPTS = MAIL_RETRY_SCHEDULE_S.length + 1;
+
+/** When the try after `attempts` failures is due, or null when the task is given up. */
+export function nextMailAttemptAt(attempts: number, now = Date.now()): Date | null {
+  const delay = MAIL_RETRY_SCHEDULE_S[attempts - 1];
+  return delay === undefined ? null : new Date(now + delay * 1000);
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { env } from "@/server/env";
+import { fromHeader, headerSafe, layoutEmail } from "@/server/integrations/email";
+import { customerReceipt, kybApproved, paymentReceived } from "./templates";
+
+describe("mail templates", () => {
+  it("escape every value in the HTML and keep it readable in the text", () => {
+    const mail = paymentReceived({
+      business: "A&B <Ltd>",
+      policy: `<img src=x onerror="alert(1)">`,
+      amount: "150.00",
+      currency: "NGN",
+      email: "ada@example.test",
+      reference: "cdp_ref",
+    });
+    expect(mail.subject).toBe(`Payment received: NGN 150.00 for <img src=x onerror="alert(1)">`);
+    expect(mail.html).not.toContain("<img");
+    expect(mail.html).toContain("&#60;img src=x onerror=&#34;alert(1)&#34;&#62;");
+    expect(mail.html).toContain("A&#38;B &#60;Ltd&#62;");
+    expect(mail.text).toContain(`Policy: <img src=x onerror="alert(1)">`);
+    expect(mail.text).toContain(`View payments: ${env.APP_URL}/payments`);
+  });
+
+  it("leave the button out when a mail has no action, and keep it for those that do", () => {
+    const approved = kybApproved({ business: "Acme" });
+    expect(approved.html).not.toContain("<a ");
+    expect(approved.link).toBeUndefined();
+    const invitation = layoutEmail({
+      heading: "Join",
+      paragraphs: ["p"],
+      action: { label: "Accept", url: "https://x.test/i/1" },
+      footer: "f",
+    });
+    expect(invitation.html).toContain(`<a href="https://x.test/i/1"`);
+    expect(invitation.text).toBe("Join\n\np\n\nAccept: https://x.test/i/1\n\nf");
+  });
+
+  it("show the coverage dates on the receipt, and mention the attachment only when there is one", () => {
+    const receipt = (hasAttachment: boolean) =>
+      customerReceipt({
+        business: "Acme",
+        policy: "Fleet",
+        amount: "150.00",
+        currency: "NGN",
+        reference: "cdp_ref",
+        startsAt: "2026-01-05T10:00:00.000Z",
+        endsAt: "2027-01-05T10:00:00.000Z",
+        paidAt: "2026-01-05T10:00:00.000Z",
+        hasAttachment,
+      });
+    expect(receipt(false).text).toContain("Coverage: 5 January 2026 – 5 January 2027");
+    expect(receipt(false).text).toContain("Paid on: 5 January 2026");
+    expect(receipt(false).text).not.toContain("attached");
+    expect(receipt(true).text).toContain("Acme's receipt is attached.");
+  });
+});
+
+describe("the From header", () => {
+  it("keeps MAIL_FROM's address and puts the business only in the display name, on one line", () => {
+    expect(fromHeader()).toBe(env.MAIL_FROM);
+    expect(fromHeader("Acme\r\nBcc: x@evil.test")).toEqual({
+      name: "Acme Bcc: x@evil.test via Coverdesk",
+      address: "no-reply@coverdesk.local",
+    });
+    expect(fromHeader("\r\n\t ")).toBe(env.MAIL_FROM);
+    expect(headerSafe(`a\u2028b\u0000c${"x".repeat(300)}`, 10)).toBe("a b cxxxxx");
+  });
+});

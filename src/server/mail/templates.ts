@@ -1,0 +1,142 @@
+// The words of each mail, plain text and HTML, from data already loaded.
+// Pure: no database, no clock. Every value is escaped by layoutEmail.
+import { env } from "@/server/env";
+import { layoutEmail } from "@/server/integrations/email";
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+  link?: string;
+}
+
+const money = (amount: string, currency: string) => `${currency} ${amount}`;
+
+/** "12 March 2026" — a calendar date in UTC, the zone every stored time is in. */
+export const day = (iso: string | Date) =>
+  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+const notificationFooter = (business: string) =>
+  `You receive this email as an owner or admin of ${business}. Email notifications can be turned off in Settings.`;
+
+export function paymentReceived(d: {
+  business: string;
+  policy: string;
+  amount: string;
+  currency: string;
+  email: string;
+  reference: string;
+}): RenderedMail {
+  const link = `${env.APP_URL}/payments`;
+  const paid = money(d.amount, d.currency);
+  return {
+    subject: `Payment received: ${paid} for ${d.policy}`,
+    link,
+    ...layoutEmail({
+      heading: `Payment received: ${paid}`,
+      paragraphs: [`${d.email} paid ${paid} for ${d.policy}.`],
+      details: [
+        { label: "Customer", value: d.email },
+        { label: "Policy", value: d.policy },
+        { label: "Amount", value: paid },
+        { label: "Reference", value: d.reference },
+      ],
+      action: { label: "View payments", url: link },
+      footer: notificationFooter(d.business),
+    }),
+  };
+}
+
+export function claimSubmitted(d: {
+  business: string;
+  policy: string;
+  type: string;
+  amount: string;
+  currency: string;
+  description: string;
+}): RenderedMail {
+  const link = `${env.APP_URL}/claims`;
+  const claimed = money(d.amount, d.currency);
+  const description = d.description.length > 500 ? `${d.description.slice(0, 500)}…` : d.description;
+  return {
+    subject: `New ${d.type} claim: ${claimed} on ${d.policy}`,
+    link,
+    ...layoutEmail({
+      heading: "A claim was submitted",
+      paragraphs: [`A ${d.type} claim of ${claimed} was submitted on ${d.policy}.`],
+      details: [
+        { label: "Type", value: d.type },
+        { label: "Amount", value: claimed },
+        { label: "Policy", value: d.policy },
+        { label: "Description", value: description },
+      ],
+      action: { label: "Review claims", url: link },
+      footer: notificationFooter(d.business),
+    }),
+  };
+}
+
+export function kybApproved(d: { business: string }): RenderedMail {
+  return {
+    subject: "Your business is verified",
+    ...layoutEmail({
+      heading: "Your business is verified",
+      paragraphs: [
+        `Coverdesk has reviewed and approved the documents of ${d.business}.`,
+        "Withdrawals and everything else that needs a verified business are now open to you.",
+      ],
+      footer: notificationFooter(d.business),
+    }),
+  };
+}
+
+export function kybRejected(d: { business: string; reason: string }): RenderedMail {
+  const link = `${env.APP_URL}/kyb`;
+  return {
+    subject: "Your business verification was not approved",
+    link,
+    ...layoutEmail({
+      heading: "Your business verification was not approved",
+      paragraphs: [
+        `Coverdesk could not approve the documents of ${d.business}.`,
+        `Reason: ${d.reason}`,
+        "Correct the documents and submit them again.",
+      ],
+      action: { label: "Resubmit your documents", url: link },
+      footer: notificationFooter(d.business),
+    }),
+  };
+}
+
+export function customerReceipt(d: {
+  business: string;
+  policy: string;
+  amount: string;
+  currency: string;
+  reference: string;
+  startsAt: string | Date | null;
+  endsAt: string | Date | null;
+  paidAt: string | Date | null;
+  hasAttachment: boolean;
+}): RenderedMail {
+  const paid = money(d.amount, d.currency);
+  return {
+    subject: `Your receipt from ${d.business}: ${d.policy}`,
+    ...layoutEmail({
+      heading: `Receipt: ${paid} to ${d.business}`,
+      paragraphs: [
+        `Thank you. ${d.business} received your payment of ${paid} for ${d.policy}.`,
+        ...(d.hasAttachment ? [`${d.business}'s receipt is attached.`] : []),
+      ],
+      details: [
+        { label: "Business", value: d.business },
+        { label: "Policy", value: d.policy },
+        { label: "Amount", value: paid },
+        { label: "Reference", value: d.reference },
+        ...(d.startsAt && d.endsAt ? [{ label: "Coverage", value: `${day(d.startsAt)} – ${day(d.endsAt)}` }] : []),
+        ...(d.paidAt ? [{ label: "Paid on", value: day(d.paidAt) }] : []),
+      ],
+      footer: `${d.business} sent you this receipt through Coverdesk. Keep it for your records; quote the reference if you contact them.`,
+    }),
+  };
+}
