@@ -12,6 +12,8 @@ const POSTGRES = process.env.E2E_DATABASE === "postgres";
 if (POSTGRES && !process.env.DATABASE_URL) throw new Error("E2E_DATABASE=postgres needs DATABASE_URL");
 process.env.E2E_PORT ??= POSTGRES ? "3211" : "3210";
 const PORT = Number(process.env.E2E_PORT);
+/** The platform operator the specs sign in as (see e2e/support/api.ts). */
+const PLATFORM_ADMIN = { email: "platform-admin@e2e.test", password: "correct-horse-battery" };
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2e-"));
 
@@ -49,7 +51,9 @@ export default defineConfig({
     // server keeps idle connections longer than any client here (as behind a
     // load balancer): with Node's 5 s default, a client reusing a connection
     // just as the server drops it gets ECONNRESET, likelier under the fuzz load.
-    command: `${POSTGRES ? "" : "npm run build && "}npm start -- -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
+    // The platform admin of the KYB specs is granted from the shell, as an operator would, before the
+    // server takes the embedded database's lock.
+    command: `${POSTGRES ? "" : "npm run build && "}npm run admin:grant -- --email ${PLATFORM_ADMIN.email} --password ${PLATFORM_ADMIN.password} && npm start -- -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
     url: `${BASE_URL}/api/health`,
     timeout: 600_000,
     // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.

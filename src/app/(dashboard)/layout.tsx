@@ -8,7 +8,8 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await currentSession();
   if (!session) redirect("/sign-in");
-  if (!session.me) redirect("/onboarding");
+  // A platform operator needs no organization: their place is the admin area, not onboarding.
+  if (!session.me) redirect(session.platformAdmin ? "/admin" : "/onboarding");
   return (
     <Shell user={{ name: session.user.name, email: session.user.email }} me={session.me}>
       {children}

@@ -3,6 +3,7 @@
 // cookie), or a platform admin for KYB documents. Anyone else gets the same
 // 404 as an unknown id. Served with the type judged at upload, nosniff, and
 // never cached by shared caches.
+import { isPlatformAdmin } from "@/server/admin/service";
 import { authenticateApiKey } from "@/server/api-keys/service";
 import { getAuth } from "@/server/auth";
 import { AppError, toAppError } from "@/server/errors";
@@ -29,7 +30,8 @@ async function accessOf(request: Request, headers: Headers): Promise<FileAccess>
   }
   const session = await getAuth().api.getSession({ headers: request.headers });
   if (!session) throw new AppError("unauthenticated", "Sign in, or send an API key as `Authorization: Bearer <key>`");
-  return { userId: session.user.id, platformAdmin: (session.user as { platformAdmin?: boolean }).platformAdmin === true };
+  // The flag is read from the database, not the session: a revoked admin loses access at once.
+  return { userId: session.user.id, platformAdmin: await isPlatformAdmin(session.user.id) };
 }
 
 export async function serveFile(request: Request, fileId: string): Promise<Response> {

@@ -56,5 +56,6 @@ export const OrganizationList = pageOf(Organization, "OrganizationList");
 export const Me = z.object({
   role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
   can: z.object({ manage: z.boolean(), admin: z.boolean(), adminRead: z.boolean() }),
+  platformAdmin: z.boolean().describe("Runs Coverdesk itself: the dashboard links to /admin"),
 });
 export type Me = z.infer<typeof Me>;

@@ -2,6 +2,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { capabilities } from "@/server/actor";
+import { isPlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
 import type { Me } from "@/server/organizations/schemas";
 import { resolveActiveMembership } from "@/server/organizations/service";
@@ -9,16 +10,19 @@ import { resolveActiveMembership } from "@/server/organizations/service";
 export async function currentSession() {
   const session = await getAuth().api.getSession({ headers: await headers() });
   if (!session) return null;
-  const member = await resolveActiveMembership(
-    session.user.id,
-    (session.user.activeOrganizationId as string | null | undefined) ?? null,
-  );
+  const [member, platformAdmin] = await Promise.all([
+    resolveActiveMembership(session.user.id, (session.user.activeOrganizationId as string | null | undefined) ?? null),
+    // From the database, like organizations.me: a session may predate a grant or a revocation.
+    isPlatformAdmin(session.user.id),
+  ]);
   // What the dashboard shows is what the services will accept: the same rule, from actor.ts.
   const me: Me | null = member
     ? {
         role: member.role,
         can: capabilities({ organizationId: member.organizationId, userId: session.user.id, role: member.role }),
+        platformAdmin,
       }
     : null;
-  return { user: session.user, member, me };
+  // platformAdmin also for a user without an organization (a platform operator needs none).
+  return { user: session.user, member, me, platformAdmin };
 }

@@ -4,6 +4,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Actor } from "@/server/actor";
+import { requirePlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
 import { AppError, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
@@ -89,4 +90,13 @@ export const orgProcedure = authedProcedure.use(async ({ ctx, next }) => {
   if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
   const actor: Actor = { organizationId: member.organizationId, userId: ctx.user.id, role: member.role };
   return next({ ctx: { ...ctx, actor } });
+});
+
+/**
+ * Platform administration: the flag is read from the database on every call,
+ * never from the session; anyone else gets 404, as if the surface did not exist.
+ */
+export const platformAdminProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  const admin = await requirePlatformAdmin(ctx.user.id);
+  return next({ ctx: { ...ctx, admin } });
 });

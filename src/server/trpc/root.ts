@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { adminRouter } from "./routers/admin";
 import { apiKeysRouter } from "./routers/api-keys";
 import { documentsRouter } from "./routers/documents";
 import { kybRouter } from "./routers/kyb";
@@ -21,6 +22,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   documents: documentsRouter,
   kyb: kybRouter,
+  admin: adminRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { capabilities } from "@/server/actor";
+import { isPlatformAdmin } from "@/server/admin/service";
 import {
   CreateOrganizationInput,
   Me,
@@ -20,7 +21,13 @@ export const organizationsRouter = router({
   list: authedProcedure.output(OrganizationList).query(({ ctx }) => listOrganizations(ctx.user.id, { limit: 100 })),
   current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(ctx.user.id, ctx.actor.organizationId)),
   /** The user's role in the active organization and what it lets them do: the dashboard shows only that. */
-  me: orgProcedure.output(Me).query(({ ctx }) => ({ role: ctx.actor.role, can: capabilities(ctx.actor) })),
+  me: orgProcedure
+    .output(Me)
+    .query(async ({ ctx }) => ({
+      role: ctx.actor.role,
+      can: capabilities(ctx.actor),
+      platformAdmin: await isPlatformAdmin(ctx.user.id),
+    })),
   create: authedProcedure
     .input(CreateOrganizationInput)
     .output(Organization)
