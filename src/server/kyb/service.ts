@@ -25,7 +25,8 @@ export const toKybDocument = (row: KybDocumentRow & { file: StoredFile }): KybDo
 const currentDocuments = (organizationId: string, client: Tx | typeof db = db) =>
   client.kybDocument.findMany({
     where: { organizationId, supersededAt: null },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    // Both documents of a submission share its instant: list them in a fixed order (the enum's).
+    orderBy: [{ kind: "asc" }],
     include: { file: true },
   });
 
