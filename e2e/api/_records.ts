@@ -3,6 +3,7 @@
 // parameterKinds in ../support/openapi.ts). The security matrix and the fuzz
 // suite use them; a new kind of path parameter needs a factory here.
 import { unique } from "../support/api";
+import { fileAnswer, uploadCertificate, uploadReceiptSample } from "./_files";
 import { createPolicyFor, joinTeam, listAll, ok, type Receiver, type tenantWithClients } from "./_helpers";
 
 export type Tenant = Awaited<ReturnType<typeof tenantWithClients>>;
@@ -69,6 +70,28 @@ export const factories: Record<string, Factory> = {
     const webhookId = (await make("/business/webhooks/{id}")).id;
     const d = await ok(await t.write.post(`business/webhooks/${webhookId}/test`));
     return { id: d.id, read: () => findIn(t, "/business/webhooks/logs", d.id) };
+  },
+  "/business/documents/certificates/{id}": async (t) => {
+    const c = await uploadCertificate(t.write);
+    // Inactive, so that a PATCH {isActive: true} getting through would show.
+    await ok(await t.write.patch(`business/documents/certificates/${c.id}`, { data: { isActive: false } }));
+    return {
+      id: c.id,
+      read: async () => ({
+        row: await findIn(t, "/business/documents/certificates", c.id),
+        file: await fileAnswer(await t.write.get(c.url)),
+      }),
+    };
+  },
+  "/business/documents/receipt-samples/{id}": async (t) => {
+    const r = await uploadReceiptSample(t.write);
+    return {
+      id: r.id,
+      read: async () => ({
+        row: await findIn(t, "/business/documents/receipt-samples", r.id),
+        file: await fileAnswer(await t.write.get(r.url)),
+      }),
+    };
   },
 };
 

@@ -1,7 +1,8 @@
 // Hostile input is ordinary input. A fuzz suite generated from the app's own
 // /api/v1/openapi.json — every method on every path, wrong types, missing and
 // extra fields, NUL and lone surrogates, huge strings and numbers, bad JSON,
-// nesting bombs, wrong content types, bad percent-encodings, unknown methods —
+// nesting bombs, wrong content types, bad percent-encodings, unknown methods,
+// and for every upload (multipart/form-data) hostile forms (./_fuzz-forms.ts) —
 // at least 5 000 requests with a write key on a fresh tenant. Never a 5xx;
 // every 4xx is problem+json with `code`, `status` and `requestId`; the app is
 // healthy afterwards. Deterministic: FUZZ_SEED reproduces a run (FUZZ_CASES,
@@ -23,6 +24,7 @@ import {
   type Operation,
   type Schema,
 } from "../support/openapi";
+import { formCases } from "./_fuzz-forms";
 import { ok, startReceiver, tenantWithClients } from "./_helpers";
 import { recordsOf } from "./_records";
 
@@ -53,7 +55,8 @@ interface Case {
   /** Under /api/v1, already percent-encoded (sent as is). */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text, or the bytes of a hand-written multipart form. */
+  body?: string | Uint8Array<ArrayBuffer>;
   /** Written on a socket byte for byte (methods and paths fetch would normalise or refuse). */
   raw?: boolean;
   /** What the contract fixes beyond "no 5xx, problem+json". */
@@ -297,6 +300,7 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
         add(op, { kind: `path ${name}`, method: op.method, path: realPath(op, { [name]: value }), headers: json, body: base === undefined ? undefined : toJson(base) });
       }
     }
+    for (const c of formCases(op, path, doc, { rich: true, hints, tag: unique() })) add(op, c);
     if (op.method === "POST") {
       for (const idem of ["", "k".repeat(256), `k-${unique()}`]) {
         add(op, { kind: "idempotency-key", method: op.method, path, headers: { ...json, "idempotency-key": idem }, body: base === undefined ? undefined : toJson(base) });
@@ -349,7 +353,7 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
 function send(c: Case, key: string): Promise<Answer> {
   if (c.raw) {
     const headers = Object.entries({ authorization: `Bearer ${key}`, ...c.headers }).map(([k, v]) => `${k}: ${v}`);
-    return rawRequest([`${c.method} /api/v1${c.path} HTTP/1.1`, ...headers].join("\r\n"), c.body);
+    return rawRequest([`${c.method} /api/v1${c.path} HTTP/1.1`, ...headers].join("\r\n"), typeof c.body === "string" ? c.body : undefined);
   }
   return apiRequest(c.method, c.path, { key, body: c.body, headers: c.headers, timeoutMs: 60_000 });
 }
@@ -357,7 +361,8 @@ function send(c: Case, key: string): Promise<Answer> {
 function reproduce(c: Case): string {
   if (c.raw) return `printf '${c.method} /api/v1${c.path} HTTP/1.1\\r\\nHost: ${new URL(BASE_URL).host}\\r\\nAuthorization: Bearer $KEY\\r\\nConnection: close\\r\\n\\r\\n' | nc ${new URL(BASE_URL).hostname} ${new URL(BASE_URL).port}`;
   const headers = Object.entries(c.headers).map(([k, v]) => ` -H '${k}: ${v}'`).join("");
-  const body = c.body === undefined ? "" : c.body.length > 300 ? ` --data-binary '<${c.body.length} chars: ${JSON.stringify(c.body.slice(0, 120))}…>'` : ` --data-binary ${JSON.stringify(c.body)}`;
+  const text = typeof c.body === "string" || c.body === undefined ? c.body : Buffer.from(c.body).toString("latin1");
+  const body = text === undefined ? "" : text.length > 300 ? ` --data-binary '<${text.length} chars: ${JSON.stringify(text.slice(0, 120))}…>'` : ` --data-binary ${JSON.stringify(text)}`;
   return `curl -X ${c.method} '${API_ROOT}${c.path}' -H 'Authorization: Bearer $KEY'${headers}${body}`;
 }
 

@@ -1,8 +1,10 @@
 // The security matrix, generated from the app's own OpenAPI document: every
 // REST operation, with no list kept by hand, is checked for
-//   no key → 401, a revoked key → 401, a read-only key on a write → 403,
-//   another organization's real record → 404 with that record unchanged,
-//   an unknown id → 404.
+//   no key → 401, a revoked key → 401, a read-only key on a write → 403
+//   with nothing written, another organization's real record → 404 with that
+//   record unchanged, an unknown id → 404.
+// Every write carries a body the server would accept (a real multipart form
+// with a PDF for an upload), so a missing check would really write.
 // Each path parameter stands for a record kind (its path template up to the
 // parameter); a factory below creates a real one through the public API. An
 // operation whose parameter no factory covers fails the matrix, so a new
@@ -11,6 +13,8 @@ import { expect, test } from "@playwright/test";
 import { unique } from "../support/api";
 import {
   apiJson,
+  apiSend,
+  bodySchema,
   deletePath,
   fillPath,
   isRequired,
@@ -18,7 +22,7 @@ import {
   parameterKinds,
   problemCode,
   problemDefect,
-  sample,
+  sampleBody,
   type Answer,
   type ApiDocument,
   type Operation,
@@ -29,9 +33,9 @@ import { factories, recordsOf } from "./_records";
 const unknownId = () => `zz${unique()}${unique()}`;
 const describeAnswer = (a: Answer) => `${a.status} ${a.text.slice(0, 300)}`;
 
-/** The operation's body, if any: every field the schema declares, minus optional ones the server refuses. */
+/** The operation's body, if any (JSON, or a form with a real PDF in each file field): every field the schema declares. */
 function bodyFor(api: ApiDocument, op: Operation) {
-  return op.body ? sample(api.doc, op.body, { rich: true, tag: unique() }) : undefined;
+  return sampleBody(api.doc, op, { rich: true, tag: unique() });
 }
 
 /**
@@ -41,12 +45,44 @@ function bodyFor(api: ApiDocument, op: Operation) {
  */
 async function sendValid(api: ApiDocument, op: Operation, path: string, key: string): Promise<Answer> {
   const body = bodyFor(api, op);
+  const schema = bodySchema(op);
   for (let i = 0; ; i++) {
-    const res = await apiJson(op.method, path, key, body);
-    if (res.status !== 422 || !op.body || i >= 5) return res;
+    const res = await apiSend(op, path, key, body);
+    if (res.status !== 422 || !schema || i >= 5) return res;
     const paths = ((JSON.parse(res.text) as { errors?: { path: string }[] }).errors ?? []).map((e) => e.path);
-    if (paths.length === 0 || paths.some((p) => isRequired(api.doc, op.body!, p) || !deletePath(body, p))) return res;
+    if (paths.length === 0 || paths.some((p) => isRequired(api.doc, schema, p) || !deletePath(body, p))) return res;
   }
+}
+
+/** `lastUsedAt` moves whenever a key is used (the read-only key too): not a write. */
+const withoutUseTimes = (text: string): unknown => JSON.parse(text, (k, v: unknown) => (k === "lastUsedAt" ? undefined : v));
+
+/**
+ * What the tenant can read: every GET operation's answer (first 100 of a
+ * list), its own records in the path parameters. Generated like the rest: a
+ * new resource is looked at the day it is added.
+ */
+async function everythingReadable(api: ApiDocument, make: (kind: string) => Promise<{ id: string }>, key: string) {
+  const out: Record<string, unknown> = {};
+  for (const op of api.operations.filter((o) => o.method === "GET")) {
+    const own = await Promise.all(parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const));
+    const query = op.queryParams.some((p) => p.name === "limit") ? "?limit=100" : "";
+    const res = await apiJson("GET", `${fillPath(op.path, Object.fromEntries(own))}${query}`, key);
+    out[`GET ${op.path}`] = { status: res.status, body: res.status < 300 ? withoutUseTimes(res.text) : problemCode(res) };
+  }
+  return out;
+}
+
+/** `everythingReadable` once it stops moving (webhook deliveries of the records just made arrive from the worker). */
+async function settledReads(api: ApiDocument, make: (kind: string) => Promise<{ id: string }>, key: string) {
+  let last = await everythingReadable(api, make, key);
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const next = await everythingReadable(api, make, key);
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    last = next;
+  }
+  throw new Error("the tenant's reads kept changing for 10 s before the read-only writes");
 }
 
 function expectNoFailures(failures: string[], checked: number) {
@@ -86,9 +122,9 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
     for (const op of api.operations) {
       const path = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p.name, unknownId()])));
       const body = bodyFor(api, op);
-      const none = mismatch(await apiJson(op.method, path, undefined, body), 401, "missing_api_key", op.method);
+      const none = mismatch(await apiSend(op, path, undefined, body), 401, "missing_api_key", op.method);
       if (none) failures.push(`${op.method} ${op.path} without a key: ${none}`);
-      const gone = mismatch(await apiJson(op.method, path, revoked.key, body), 401, "revoked_api_key", op.method);
+      const gone = mismatch(await apiSend(op, path, revoked.key, body), 401, "revoked_api_key", op.method);
       if (gone) failures.push(`${op.method} ${op.path} with a revoked key: ${gone}`);
     }
     expectNoFailures(failures, api.operations.length);
@@ -97,16 +133,28 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
   test("a read-only key on every write → 403 insufficient_permissions, nothing written", async () => {
     const api = await loadApi();
     const a = await tenantWithClients();
-    const make = recordsOf(a, await startReceiver());
+    const receiver = await startReceiver();
+    const make = recordsOf(a, receiver);
     const writes = api.operations.filter((op) => op.permission === "write");
+    // Every record the writes and reads name exists before the first look.
+    const kinds = new Set(api.operations.flatMap((op) => parameterKinds(op.path).map((k) => k.kind)));
+    for (const kind of kinds) await make(kind);
+    const before = await settledReads(api, make, a.writeKey);
     const failures: string[] = [];
     for (const op of writes) {
-      // The key's own real records: without the check the write would happen.
+      // The key's own real records and a valid body: without the check the write would happen.
       const own = await Promise.all(parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const));
-      const res = await apiJson(op.method, fillPath(op.path, Object.fromEntries(own)), a.readKey, bodyFor(api, op));
+      const res = await apiSend(op, fillPath(op.path, Object.fromEntries(own)), a.readKey, bodyFor(api, op));
       const m = mismatch(res, 403, "insufficient_permissions", op.method);
       if (m) failures.push(`${op.method} ${op.path} with a read-only key: ${m}`);
     }
+    const after = await everythingReadable(api, make, a.writeKey);
+    for (const [read, answer] of Object.entries(after)) {
+      if (JSON.stringify(answer) !== JSON.stringify(before[read])) {
+        failures.push(`${read} changed after the read-only writes\n  before ${JSON.stringify(before[read]).slice(0, 600)}\n  after  ${JSON.stringify(answer).slice(0, 600)}`);
+      }
+    }
+    await receiver.close();
     expectNoFailures(failures, writes.length);
   });
 

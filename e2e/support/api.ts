@@ -109,3 +109,23 @@ export async function problem(res: APIResponse, status: number, code: string) {
     errors?: { path: string; message: string }[];
   };
 }
+
+/**
+ * The platform admin the e2e server starts with: playwright.config.ts runs
+ * `npm run admin:grant -- --email … --password …` before `npm start`.
+ */
+export const PLATFORM_ADMIN = { email: "platform-admin@e2e.test", password: "correct-horse-battery" } as const;
+
+/** Signs the platform admin in: a session for the admin.* tRPC procedures. */
+export async function signInPlatformAdmin(): Promise<Account> {
+  const session = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { Origin: BASE_URL } });
+  const { email, password } = PLATFORM_ADMIN;
+  const res = await session.post("/api/auth/sign-in/email", { data: { email, password } });
+  if (!res.ok()) {
+    throw new Error(
+      `platform admin sign-in failed (${res.status()} ${await res.text()}): the server must start after ` +
+        `\`npm run admin:grant -- --email ${email} --password ${password}\` (playwright.config.ts webServer)`,
+    );
+  }
+  return { session, email, password, userId: (await res.json()).user.id };
+}

@@ -4,6 +4,7 @@
 // a new endpoint is picked up the day it is added.
 import net from "node:net";
 import { BASE_URL } from "./api";
+import { isFilePart, samplePdfPart } from "./files";
 
 export const API_ROOT = `${BASE_URL}/api/v1`;
 
@@ -27,6 +28,8 @@ export interface Operation {
   queryParams: Parameter[];
   /** The JSON request body's schema ($refs resolved lazily through `doc`). */
   body?: Schema;
+  /** A multipart/form-data body's schema instead (an upload), and its file fields (`format: binary`). */
+  form?: { schema: Schema; files: string[] };
   /** `write` unless GET: what the contract says a key needs. */
   permission: "read" | "write";
   /** The success status the document declares. */
@@ -49,6 +52,7 @@ export async function loadApi(): Promise<ApiDocument> {
       const method = m.toUpperCase() as Operation["method"];
       if (!["GET", "POST", "PUT", "PATCH", "DELETE"].includes(method)) continue;
       const params = ((op.parameters ?? []) as Parameter[]).map((p) => ({ ...p, schema: p.schema ?? {} }));
+      const formSchema = op.requestBody?.content?.["multipart/form-data"]?.schema as Schema | undefined;
       operations.push({
         method,
         path,
@@ -56,12 +60,20 @@ export async function loadApi(): Promise<ApiDocument> {
         pathParams: params.filter((p) => p.in === "path"),
         queryParams: params.filter((p) => p.in === "query"),
         body: op.requestBody?.content?.["application/json"]?.schema,
+        form: formSchema ? { schema: formSchema, files: fileFields(doc, formSchema) } : undefined,
         permission: method === "GET" ? "read" : "write",
         successStatus: Number(Object.keys(op.responses).find((s) => /^2\d\d$/.test(s)) ?? 200),
       });
     }
   }
   return { doc, operations };
+}
+
+/** The properties of a form schema that are files (`type: string, format: binary`). */
+function fileFields(doc: Schema, schema: Schema): string[] {
+  return Object.entries<Schema>(deref(doc, schema).properties ?? {})
+    .filter(([, prop]) => deref(doc, prop).format === "binary")
+    .map(([name]) => name);
 }
 
 /** Follows `$ref`s into `components`. */
@@ -171,6 +183,26 @@ export function sample(doc: Schema, schema: Schema, opts: SampleOptions = {}, na
   }
 }
 
+/**
+ * A form the server accepts as input for an upload operation: text fields
+ * sampled from the schema, a small valid PDF in every file field.
+ */
+export function sampleForm(doc: Schema, op: Operation, opts: SampleOptions = {}): Record<string, unknown> {
+  if (!op.form) throw new Error(`${op.method} ${op.path} takes no form`);
+  const form = sample(doc, op.form.schema, opts) as Record<string, unknown>;
+  for (const field of op.form.files) form[field] = samplePdfPart(`${field}.pdf`);
+  return form;
+}
+
+/** The sample body of any operation: JSON, or a form for an upload (undefined without a body). */
+export function sampleBody(doc: Schema, op: Operation, opts: SampleOptions = {}): unknown {
+  if (op.form) return sampleForm(doc, op, opts);
+  return op.body ? sample(doc, op.body, opts) : undefined;
+}
+
+/** The schema of the operation's body, JSON or form. */
+export const bodySchema = (op: Operation): Schema | undefined => op.body ?? op.form?.schema;
+
 /** Deletes `a.b.c` from an object (used to drop an optional field the server refused). */
 export function deletePath(value: unknown, path: string): boolean {
   const parts = path.split(".");
@@ -204,7 +236,7 @@ export interface Answer {
 export async function apiRequest(
   method: string,
   path: string,
-  init: { key?: string; body?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string>; timeoutMs?: number } = {},
+  init: { key?: string; body?: string | Uint8Array<ArrayBuffer> | FormData; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) headers.authorization = `Bearer ${init.key}`;
@@ -224,6 +256,21 @@ export function apiJson(method: string, path: string, key: string | undefined, b
     key,
     ...(body !== undefined ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
   });
+}
+
+/** A multipart/form-data request to /api/v1: FilePart values as files, anything else as text. */
+export function apiForm(method: string, path: string, key: string | undefined, fields: Record<string, unknown>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (isFilePart(value)) form.append(name, new Blob([new Uint8Array(value.buffer)], { type: value.mimeType }), value.name);
+    else form.append(name, typeof value === "string" ? value : JSON.stringify(value));
+  }
+  return apiRequest(method, path, { key, body: form });
+}
+
+/** Sends `op` with `body` as the operation takes it: a form for an upload, else JSON. */
+export function apiSend(op: Operation, path: string, key: string | undefined, body: unknown) {
+  return op.form && body !== undefined ? apiForm(op.method, path, key, body as Record<string, unknown>) : apiJson(op.method, path, key, body);
 }
 
 /**

@@ -103,6 +103,14 @@ describe("readMultipart", () => {
     expect((await refusal(readMultipart(req, opts))).status).toBe(413);
   });
 
+  it("accepts a file of exactly the limit and refuses one byte more", async () => {
+    const exact = Buffer.concat([PDF, Buffer.alloc(opts.maxFileBytes - PDF.length)]);
+    const body = await readMultipart(formRequest([["file", new Blob([exact]), "exact.pdf"]]), opts);
+    expect(body.files.file?.size).toBe(opts.maxFileBytes);
+    const over = Buffer.concat([exact, Buffer.alloc(1)]);
+    expect((await refusal(readMultipart(formRequest([["file", new Blob([over]), "over.pdf"]]), opts))).status).toBe(413);
+  });
+
   it("refuses a declared length far over the limit before reading", async () => {
     const req = new Request("http://x/upload", {
       method: "POST",

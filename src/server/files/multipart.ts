@@ -63,7 +63,8 @@ export async function readMultipart(
     parser = busboy({
       headers: { "content-type": contentType },
       limits: {
-        fileSize: opts.maxFileBytes,
+        // busboy reports `limit` on reaching fileSize, not on passing it: one byte more lets a file of exactly the limit through.
+        fileSize: opts.maxFileBytes + 1,
         files: opts.files.length,
         fields: 50,
         fieldSize: MAX_TEXT_FIELD_BYTES,

@@ -22,6 +22,17 @@ function assertSameOrigin(request: Request): void {
   if (!origin || !allowed.has(origin)) throw new AppError("forbidden", "Uploads are accepted from the dashboard's own origin only");
 }
 
+/** The multipart endpoint at `path`; anything else is not found here (no 405: this route only ever takes uploads). */
+function matchUpload(method: string, path: string) {
+  try {
+    const found = match(method, path);
+    if (found.endpoint.multipart) return found;
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== "method_not_allowed") throw err;
+  }
+  throw new AppError("not_found", `No upload at ${path}`);
+}
+
 export async function handleSessionUpload(request: Request): Promise<Response> {
   const started = performance.now();
   const requestId = requestIdOf(request.headers);
@@ -35,8 +46,7 @@ export async function handleSessionUpload(request: Request): Promise<Response> {
     const session = await getAuth().api.getSession({ headers: request.headers });
     if (!session) throw new AppError("unauthenticated", "Sign in to upload files");
     assertSameOrigin(request);
-    const { endpoint: ep, params } = match(request.method.toUpperCase(), path);
-    if (!ep.multipart) throw new AppError("not_found", `No upload at ${path}`);
+    const { endpoint: ep, params } = matchUpload(request.method.toUpperCase(), path);
     route = ep.path;
     const member = await resolveActiveMembership(session.user.id, (session.user.activeOrganizationId as string | null) ?? null);
     if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
