@@ -57,6 +57,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   loading,
+  confirmVariant = "danger",
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -65,6 +66,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm: () => void;
   loading?: boolean;
+  /** "primary" for a consequential but not destructive action (e.g. approving). */
+  confirmVariant?: "danger" | "primary";
 }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -77,7 +80,7 @@ export function ConfirmDialog({
             <AlertDialog.Cancel asChild>
               <Button variant="secondary">Cancel</Button>
             </AlertDialog.Cancel>
-            <Button variant="danger" loading={loading} onClick={onConfirm}>
+            <Button variant={confirmVariant} loading={loading} onClick={onConfirm}>
               {confirmLabel}
             </Button>
           </div>

@@ -1,7 +1,9 @@
 import {
+  BadgeCheck,
   ClipboardList,
   CreditCard,
   FileText,
+  FolderOpen,
   Home,
   KeyRound,
   Settings,
@@ -27,6 +29,8 @@ export const NAV: NavItem[] = [
   { href: "/payments", label: "Payments", icon: CreditCard },
   { href: "/policyholders", label: "Policyholders", icon: ShieldCheck },
   { href: "/claims", label: "Claims", icon: ClipboardList },
+  { href: "/documents", label: "Documents", icon: FolderOpen },
+  { href: "/kyb", label: "Verification (KYB)", icon: BadgeCheck },
   // Members and invitees' emails are for owners and admins; the rest is readable by everyone (read-only for a MEMBER).
   { href: "/team", label: "Team", icon: Users, requires: "adminRead" },
   { href: "/api-keys", label: "API keys", icon: KeyRound },

@@ -1,6 +1,6 @@
 "use client";
 
-import { BookOpen, LogOut, Menu, X } from "lucide-react";
+import { BookOpen, LogOut, Menu, ShieldHalf, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState, type ReactNode } from "react";
@@ -25,7 +25,8 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
   const pathname = usePathname();
   const go = useFreshNavigation();
   const [open, setOpen] = useState(false);
-  const items = navFor(useMe().can);
+  const me = useMe();
+  const items = navFor(me.can);
 
   const nav = (
     <nav aria-label="Main" className="flex flex-col gap-1">
@@ -54,6 +55,17 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
         <BookOpen className="h-4 w-4" aria-hidden />
         API reference
       </a>
+      {/* Coverdesk's own operators: the admin area (KYB review). */}
+      {me?.platformAdmin && (
+        <Link
+          href="/admin"
+          onClick={() => setOpen(false)}
+          className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100"
+        >
+          <ShieldHalf className="h-4 w-4" aria-hidden />
+          Admin
+        </Link>
+      )}
     </nav>
   );
 
