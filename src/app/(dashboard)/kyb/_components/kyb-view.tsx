@@ -37,7 +37,7 @@ export function KybView() {
         </Card>
       ) : (
         <div className="space-y-6">
-          <StatusCard kyb={kyb.data} />
+          <StatusCard kyb={kyb.data} canSubmit={can.admin} />
           {!can.admin && kyb.data.status !== "approved" && kyb.data.status !== "pending" && (
             <ReadOnlyNotice>Only owners and admins submit the verification documents. Ask one of them to do it.</ReadOnlyNotice>
           )}
@@ -62,7 +62,7 @@ const ICON: Record<Kyb["status"], { icon: LucideIcon; className: string }> = {
   rejected: { icon: CircleX, className: "bg-red-50 text-red-700" },
 };
 
-function StatusCard({ kyb }: { kyb: Kyb }) {
+function StatusCard({ kyb, canSubmit }: { kyb: Kyb; canSubmit: boolean }) {
   const { icon: Icon, className } = ICON[kyb.status];
   return (
     <Card className="p-4 sm:p-6" data-testid="kyb-status">
@@ -75,14 +75,14 @@ function StatusCard({ kyb }: { kyb: Kyb }) {
             <h2 className="text-base font-semibold text-slate-900">Verification status</h2>
             <KybStatusBadge status={kyb.status} />
           </div>
-          <Explanation kyb={kyb} />
+          <Explanation kyb={kyb} canSubmit={canSubmit} />
         </div>
       </div>
     </Card>
   );
 }
 
-function Explanation({ kyb }: { kyb: Kyb }): ReactNode {
+function Explanation({ kyb, canSubmit }: { kyb: Kyb; canSubmit: boolean }): ReactNode {
   switch (kyb.status) {
     case "not_submitted":
       return (
@@ -129,7 +129,7 @@ function Explanation({ kyb }: { kyb: Kyb }): ReactNode {
               {kyb.rejectionReason ?? "No reason was given."}
             </p>
           </div>
-          <p className="text-sm text-slate-600">Correct what the reason points out and resubmit both documents.</p>
+          {canSubmit && <p className="text-sm text-slate-600">Correct what the reason points out and resubmit both documents.</p>}
         </div>
       );
   }
