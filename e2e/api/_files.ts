@@ -41,7 +41,11 @@ export const EXE = Buffer.concat([
   Buffer.alloc(400),
 ]);
 
-export const pdfPart = async (name = "licence.pdf"): Promise<FilePart> => ({ name, mimeType: "application/pdf", buffer: await pdfFile() });
+export const pdfPart = async (name = "licence.pdf"): Promise<FilePart> => ({
+  name,
+  mimeType: "application/pdf",
+  buffer: await pdfFile(),
+});
 export const pngPart = (name = "scan.png"): FilePart => ({ name, mimeType: "image/png", buffer: PNG });
 export const jpegPart = (name = "photo.jpg"): FilePart => ({ name, mimeType: "image/jpeg", buffer: JPEG });
 /** An executable named x.pdf and declared application/pdf: only its bytes tell. */
@@ -63,14 +67,20 @@ export const sha256 = (bytes: Buffer) => crypto.createHash("sha256").update(byte
 /** Uploads a certificate (a fresh PDF unless `file` is given); answers the created certificate. */
 export async function uploadCertificate(client: APIRequestContext, opts: { file?: FilePart; name?: string; type?: string } = {}) {
   const res = await client.post(CERTIFICATES, {
-    multipart: { file: opts.file ?? (await pdfPart()), name: opts.name ?? `Licence ${unique()}`, type: opts.type ?? "insurance licence" },
+    multipart: {
+      file: opts.file ?? (await pdfPart()),
+      name: opts.name ?? `Licence ${unique()}`,
+      type: opts.type ?? "insurance licence",
+    },
   });
   return ok<any>(res, 201);
 }
 
 /** Uploads a receipt sample (a fresh PDF unless `file` is given); answers the created sample. */
 export async function uploadReceiptSample(client: APIRequestContext, opts: { file?: FilePart; name?: string } = {}) {
-  const res = await client.post(RECEIPT_SAMPLES, { multipart: { file: opts.file ?? (await pdfPart("receipt.pdf")), name: opts.name ?? `Receipt ${unique()}` } });
+  const res = await client.post(RECEIPT_SAMPLES, {
+    multipart: { file: opts.file ?? (await pdfPart("receipt.pdf")), name: opts.name ?? `Receipt ${unique()}` },
+  });
   return ok<any>(res, 201);
 }
 
@@ -131,13 +141,18 @@ export function postStreamed(
       url,
       {
         method: "POST",
-        headers: { ...headers, ...(body.contentLength ? { "Content-Length": String(total) } : { "Transfer-Encoding": "chunked" }) },
+        headers: {
+          ...headers,
+          ...(body.contentLength ? { "Content-Length": String(total) } : { "Transfer-Encoding": "chunked" }),
+        },
       },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       },
     );

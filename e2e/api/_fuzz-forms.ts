@@ -54,7 +54,18 @@ const ODD_NAMES: FilePart[] = [
   "",
 ].map((name) => file(name, "application/x-msdownload", SAMPLE_PDF));
 
-const TEXT_VALUES = ["", " ", "A".repeat(70_000), "a\u0000b", "\ud800", "😀".repeat(50), "<script>alert(1)</script>", "' OR 1=1 --", "${7*7}{{7*7}}", "%00"];
+const TEXT_VALUES = [
+  "",
+  " ",
+  "A".repeat(70_000),
+  "a\u0000b",
+  "\ud800",
+  "😀".repeat(50),
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "${7*7}{{7*7}}",
+  "%00",
+];
 
 /** The form as raw parts, in order. */
 const partsOf = (form: Record<string, unknown>): RawPart[] =>
@@ -70,34 +81,65 @@ export function formCases(op: Operation, path: string, doc: Schema, opts: Sample
   const parts = partsOf(base);
   const files = op.form.files;
   const texts = parts.filter((p) => !("file" in p)).map((p) => p.name);
-  const add = (kind: string, body: Buffer, expect?: FormCase["expect"], headers: Record<string, string> = { "content-type": TYPE }) =>
-    out.push({ kind: `form ${kind}`, method: op.method, path, headers, body: bytes(body), ...(expect ? { expect } : {}) });
+  const add = (
+    kind: string,
+    body: Buffer,
+    expect?: FormCase["expect"],
+    headers: Record<string, string> = { "content-type": TYPE },
+  ) => out.push({ kind: `form ${kind}`, method: op.method, path, headers, body: bytes(body), ...(expect ? { expect } : {}) });
   const replace = (name: string, by: RawPart | null, extra: RawPart[] = []) =>
     encode([...parts.flatMap((p) => (p.name !== name ? [p] : by ? [by] : [])), ...extra]);
   const invalid = { status: 422, code: "validation_failed" };
 
   add("valid", encode(parts));
   for (const field of files) {
-    for (const [label, wrong] of WRONG_FILES) add(`${field} ${label}`, replace(field, { name: field, file: wrong }), { status: 415, code: "unsupported_media_type" });
-    for (const odd of ODD_NAMES) add(`${field} named ${JSON.stringify(odd.name.slice(0, 20))}`, replace(field, { name: field, file: odd }));
+    for (const [label, wrong] of WRONG_FILES)
+      add(`${field} ${label}`, replace(field, { name: field, file: wrong }), { status: 415, code: "unsupported_media_type" });
+    for (const odd of ODD_NAMES)
+      add(`${field} named ${JSON.stringify(odd.name.slice(0, 20))}`, replace(field, { name: field, file: odd }));
     add(`${field} empty`, replace(field, { name: field, file: file("empty.pdf", "application/pdf", "") }), invalid);
     add(`${field} empty, no name`, replace(field, { name: field, file: file("", "application/octet-stream", "") }), invalid);
     add(`${field} as text`, replace(field, { name: field, value: "%PDF-1.7 given as text" }), invalid);
-    add(`${field} twice`, replace(field, null, [{ name: field, file: file("a.pdf", "application/pdf", SAMPLE_PDF) }, { name: field, file: file("b.pdf", "application/pdf", SAMPLE_PDF) }]), invalid);
+    add(
+      `${field} twice`,
+      replace(field, null, [
+        { name: field, file: file("a.pdf", "application/pdf", SAMPLE_PDF) },
+        { name: field, file: file("b.pdf", "application/pdf", SAMPLE_PDF) },
+      ]),
+      invalid,
+    );
   }
   // One file over the limit per operation (10 MiB each: enough to show the limit holds).
-  add(`${files[0]} over the limit`, replace(files[0]!, { name: files[0]!, file: file("big.pdf", "application/pdf", pdfOfSize(MAX_UPLOAD_BYTES + 1)) }), { status: 413, code: "payload_too_large" });
+  add(
+    `${files[0]} over the limit`,
+    replace(files[0]!, { name: files[0]!, file: file("big.pdf", "application/pdf", pdfOfSize(MAX_UPLOAD_BYTES + 1)) }),
+    { status: 413, code: "payload_too_large" },
+  );
   for (const field of [...files, ...texts]) add(`without ${field}`, replace(field, null), invalid);
   for (const field of texts) {
-    for (const value of TEXT_VALUES) add(`${field} = ${JSON.stringify(value.slice(0, 12))}`, replace(field, { name: field, value }), value.includes("\u0000") || value.length > 65_536 ? invalid : undefined);
+    for (const value of TEXT_VALUES)
+      add(
+        `${field} = ${JSON.stringify(value.slice(0, 12))}`,
+        replace(field, { name: field, value }),
+        value.includes("\u0000") || value.length > 65_536 ? invalid : undefined,
+      );
     add(`${field} as a file`, replace(field, { name: field, file: file("x.pdf", "application/pdf", SAMPLE_PDF) }), invalid);
   }
   add("extra text field", encode([...parts, { name: "organizationId", value: "x" }]), invalid);
   add("extra file field", encode([...parts, { name: "extra", file: file("x.pdf", "application/pdf", SAMPLE_PDF) }]), invalid);
   add("no parts", Buffer.from(`--${BOUNDARY}--\r\n`), invalid);
   add("empty body", Buffer.alloc(0));
-  add("200 text fields", encode([...parts, ...Array.from({ length: 200 }, (_, i) => ({ name: `f${i}`, value: "x" }))]), { status: 400, code: "malformed_multipart" });
-  add("50 file parts", encode([...parts, ...Array.from({ length: 50 }, () => ({ name: files[0]!, file: file("x.pdf", "application/pdf", SAMPLE_PDF) }))]));
+  add("200 text fields", encode([...parts, ...Array.from({ length: 200 }, (_, i) => ({ name: `f${i}`, value: "x" }))]), {
+    status: 400,
+    code: "malformed_multipart",
+  });
+  add(
+    "50 file parts",
+    encode([
+      ...parts,
+      ...Array.from({ length: 50 }, () => ({ name: files[0]!, file: file("x.pdf", "application/pdf", SAMPLE_PDF) })),
+    ]),
+  );
 
   // The envelope itself.
   const whole = encode(parts);
@@ -108,7 +150,13 @@ export function formCases(op: Operation, path: string, doc: Schema, opts: Sample
   add("part without a name", Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\nx\r\n`), whole]));
   add("part without headers", Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n\r\nx\r\n`), whole]));
   const manyHeaders = Array.from({ length: 40 }, (_, i) => `X-H${i}: v`).join("\r\n");
-  add("40 part headers", Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n${manyHeaders}\r\nContent-Disposition: form-data; name="n"\r\n\r\nx\r\n`), whole]));
+  add(
+    "40 part headers",
+    Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\n${manyHeaders}\r\nContent-Disposition: form-data; name="n"\r\n\r\nx\r\n`),
+      whole,
+    ]),
+  );
   add("header without end", Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${"n".repeat(100_000)}`));
   for (const type of [
     "multipart/form-data",
@@ -125,12 +173,24 @@ export function formCases(op: Operation, path: string, doc: Schema, opts: Sample
     "text/plain",
     "",
   ]) {
-    const expect415 = !/^multipart\/form-data\s*;.*boundary=/i.test(type) ? { status: 415, code: "unsupported_media_type" } : undefined;
+    const expect415 = !/^multipart\/form-data\s*;.*boundary=/i.test(type)
+      ? { status: 415, code: "unsupported_media_type" }
+      : undefined;
     add(`content-type ${type || "(none)"}`, whole, expect415, type ? { "content-type": type } : {});
   }
-  add("a JSON body", Buffer.from(JSON.stringify(Object.fromEntries(texts.map((t) => [t, "x"])))), { status: 415, code: "unsupported_media_type" }, { "content-type": "application/json" });
+  add(
+    "a JSON body",
+    Buffer.from(JSON.stringify(Object.fromEntries(texts.map((t) => [t, "x"])))),
+    { status: 415, code: "unsupported_media_type" },
+    { "content-type": "application/json" },
+  );
   for (const idem of ["", "k".repeat(256)]) {
-    add(`idempotency-key ${idem.length} chars`, whole, { status: 422, code: "validation_failed" }, { "content-type": TYPE, "idempotency-key": idem });
+    add(
+      `idempotency-key ${idem.length} chars`,
+      whole,
+      { status: 422, code: "validation_failed" },
+      { "content-type": TYPE, "idempotency-key": idem },
+    );
   }
   return out;
 }

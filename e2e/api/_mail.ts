@@ -53,7 +53,10 @@ function headerValue(value = ""): { value: string; params: Record<string, string
     const eq = piece.indexOf("=");
     if (eq === -1) continue;
     const key = piece.slice(0, eq).trim().toLowerCase();
-    let v = piece.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    let v = piece
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
     if (key.endsWith("*")) {
       v = decodeURIComponent(v.replace(/^[^']*'[^']*'/, ""));
       params[key.slice(0, -1)] = v;
@@ -122,7 +125,12 @@ export function parseMail(raw: string, file = ""): ParsedMail {
     const disposition = headerValue(leaf.headers.get("content-disposition"));
     const filename = disposition.params.filename ?? type.params.name;
     if (disposition.value === "attachment" || disposition.value === "inline" || filename) {
-      mail.attachments.push({ filename: filename ?? "", contentType: type.value, disposition: disposition.value, content: decodeBody(leaf) });
+      mail.attachments.push({
+        filename: filename ?? "",
+        contentType: type.value,
+        disposition: disposition.value,
+        content: decodeBody(leaf),
+      });
     } else if (type.value === "text/html") mail.html += decodeBody(leaf).toString("utf8");
     else if (type.value === "text/plain") mail.text += decodeBody(leaf).toString("utf8");
   }

@@ -31,13 +31,18 @@ export const factories: Record<string, Factory> = {
   },
   "/organizations/{accountID}/invitations/{invitationId}": async (t) => {
     const inv = await ok(
-      await t.write.post(`organizations/${t.organizationId}/invite`, { data: { email: `m-${unique()}@example.test`, role: "MEMBER" } }),
+      await t.write.post(`organizations/${t.organizationId}/invite`, {
+        data: { email: `m-${unique()}@example.test`, role: "MEMBER" },
+      }),
       201,
     );
     return { id: inv.id, read: () => findIn(t, `/organizations/${t.organizationId}/invitations`, inv.id) };
   },
   "/business/api-keys/{id}": async (t) => {
-    const k = await ok(await t.write.post("business/api-keys", { data: { name: "matrix", permissions: ["read", "write"] } }), 201);
+    const k = await ok(
+      await t.write.post("business/api-keys", { data: { name: "matrix", permissions: ["read", "write"] } }),
+      201,
+    );
     return { id: k.id, read: () => findIn(t, "/business/api-keys", k.id) };
   },
   "/business/policies/{id}": async (t) => {
@@ -63,7 +68,10 @@ export const factories: Record<string, Factory> = {
     return { id: c.id, read: () => get(t, `/claims/${c.id}`) };
   },
   "/business/webhooks/{id}": async (t, { receiver }) => {
-    const w = await ok(await t.write.post("business/webhooks", { data: { url: receiver.url, events: ["claim.submitted"] } }), 201);
+    const w = await ok(
+      await t.write.post("business/webhooks", { data: { url: receiver.url, events: ["claim.submitted"] } }),
+      201,
+    );
     return { id: w.id, read: () => findIn(t, "/business/webhooks", w.id) };
   },
   "/business/webhooks/deliveries/{id}": async (t, { make }) => {
@@ -106,4 +114,3 @@ export function recordsOf(t: Tenant, receiver: Receiver) {
   };
   return make;
 }
-

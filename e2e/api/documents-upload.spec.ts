@@ -24,7 +24,14 @@ const PDF_HEAD = Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "latin1");
 
 /** A certificate form whose file is `%PDF-…` then filler, `fileBytes` long in all, sent by `postStreamed`. */
 function bigCertificate(fileBytes: number) {
-  const fields = multipartBytes(BOUNDARY, [{ name: "name", value: "Big licence" }, { name: "type", value: "licence" }], { close: false });
+  const fields = multipartBytes(
+    BOUNDARY,
+    [
+      { name: "name", value: "Big licence" },
+      { name: "type", value: "licence" },
+    ],
+    { close: false },
+  );
   const fileHead = Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
   );
@@ -47,7 +54,11 @@ test.describe("upload limits (10 MiB per file)", () => {
     );
     expect(res.status, res.text).toBe(413);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(JSON.parse(res.text)).toMatchObject({ status: 413, code: "payload_too_large", requestId: expect.stringMatching(/^req_/) });
+    expect(JSON.parse(res.text)).toMatchObject({
+      status: 413,
+      code: "payload_too_large",
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect(await listAll(t.write, CERTIFICATES)).toEqual([]);
   });
 
@@ -147,7 +158,9 @@ test.describe("dashboard uploads: POST /api/upload/<path>", () => {
   test("only multipart endpoints are reachable: a JSON endpoint's path or an unknown path → 404", async () => {
     const t = await tenantWithClients();
     for (const path of ["business/policies", "business/documents/certificates/x", "business/compliance/kyb/status", "nope"]) {
-      const res = await t.account.session.post(`/api/upload/${path}`, { multipart: { file: await pdfPart(), name: "x", type: "y" } });
+      const res = await t.account.session.post(`/api/upload/${path}`, {
+        multipart: { file: await pdfPart(), name: "x", type: "y" },
+      });
       await problem(res, 404, "not_found");
     }
     expect(await listAll(t.write, "business/policies")).toEqual([]);
@@ -155,7 +168,9 @@ test.describe("dashboard uploads: POST /api/upload/<path>", () => {
 
   test("the same checks as the API: an executable → 415, a missing file → 422; nothing stored", async () => {
     const t = await tenantWithClients();
-    const exe = await t.account.session.post(`/api/upload/${CERTIFICATES}`, { multipart: { file: exePart(), name: "x", type: "y" } });
+    const exe = await t.account.session.post(`/api/upload/${CERTIFICATES}`, {
+      multipart: { file: exePart(), name: "x", type: "y" },
+    });
     expect(errorPaths(await problem(exe, 415, "unsupported_media_type"))).toEqual(["file"]);
     const missing = await t.account.session.post(`/api/upload/${CERTIFICATES}`, { multipart: { name: "x", type: "y" } });
     expect(errorPaths(await problem(missing, 422, "validation_failed"))).toEqual(["file"]);

@@ -58,7 +58,12 @@ for (const kind of KINDS) {
         const form = kind.form(file);
         const body = await ok(await t.write.post(kind.path, { multipart: form }), 201);
         expect(Object.keys(body).sort()).toEqual([...kind.fields].sort());
-        expect(body).toMatchObject({ name: form.name, fileName: file.name, contentType: file.mimeType, size: file.buffer.length });
+        expect(body).toMatchObject({
+          name: form.name,
+          fileName: file.name,
+          contentType: file.mimeType,
+          size: file.buffer.length,
+        });
         if ("type" in form) expect(body).toMatchObject({ type: form.type, isActive: true });
         expect(body.url).toMatch(FILE_URL);
         expect(body.createdAt).toMatch(ISO);
@@ -70,7 +75,9 @@ for (const kind of KINDS) {
       const pages: any[] = [];
       let cursor: string | null = null;
       for (let i = 0; i < 3; i++) {
-        const page: any = await ok(await t.read.get(`${kind.path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`));
+        const page: any = await ok(
+          await t.read.get(`${kind.path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+        );
         expect(page.data).toHaveLength(1);
         pages.push(page.data[0]);
         cursor = page.nextCursor;
@@ -110,7 +117,11 @@ for (const kind of KINDS) {
 
     test("the type comes from the bytes: a PNG named scan.pdf declared application/pdf is stored as image/png, scan.png", async () => {
       const t = await tenantWithClients();
-      const doc = await kind.upload(t.write, { name: "../../etc/scan.pdf", mimeType: "application/pdf", buffer: pngPart().buffer });
+      const doc = await kind.upload(t.write, {
+        name: "../../etc/scan.pdf",
+        mimeType: "application/pdf",
+        buffer: pngPart().buffer,
+      });
       expect(doc).toMatchObject({ contentType: "image/png", fileName: "scan.png" });
       expect((await t.write.get(doc.url)).headers()["content-type"]).toBe("image/png");
     });
@@ -119,7 +130,11 @@ for (const kind of KINDS) {
       const t = await tenantWithClients();
       await kind.upload(t.write);
       const before = await listed(t.write, kind.path);
-      const body = await problem(await t.write.post(kind.path, { multipart: kind.form(exePart()) }), 415, "unsupported_media_type");
+      const body = await problem(
+        await t.write.post(kind.path, { multipart: kind.form(exePart()) }),
+        415,
+        "unsupported_media_type",
+      );
       expect(errorPaths(body)).toEqual(["file"]);
       expect(await listed(t.write, kind.path)).toEqual(before);
     });
@@ -130,9 +145,15 @@ for (const kind of KINDS) {
       const noFile = await problem(await t.write.post(kind.path, { multipart: kind.form(undefined) }), 422, "validation_failed");
       expect(errorPaths(noFile)).toEqual(["file"]);
       const { name: _name, ...withoutName } = form;
-      expect(errorPaths(await problem(await t.write.post(kind.path, { multipart: withoutName }), 422, "validation_failed"))).toEqual(["name"]);
+      expect(
+        errorPaths(await problem(await t.write.post(kind.path, { multipart: withoutName }), 422, "validation_failed")),
+      ).toEqual(["name"]);
       // Text where the file belongs is no file.
-      const asText = await problem(await t.write.post(kind.path, { multipart: { ...form, file: "%PDF-1.7 not a file" } }), 422, "validation_failed");
+      const asText = await problem(
+        await t.write.post(kind.path, { multipart: { ...form, file: "%PDF-1.7 not a file" } }),
+        422,
+        "validation_failed",
+      );
       expect(errorPaths(asText)).toEqual(["file"]);
       const { file: _file, ...fields } = form;
       await problem(await t.write.post(kind.path, { data: fields }), 415, "unsupported_media_type");
@@ -171,7 +192,11 @@ for (const kind of KINDS) {
       const before = await listed(t.write, kind.path);
       await problem(await t.read.post(kind.path, { multipart: kind.form(await pdfPart()) }), 403, "insufficient_permissions");
       if (kind.path === CERTIFICATES) {
-        await problem(await t.read.patch(`${kind.path}/${doc.id}`, { data: { isActive: false } }), 403, "insufficient_permissions");
+        await problem(
+          await t.read.patch(`${kind.path}/${doc.id}`, { data: { isActive: false } }),
+          403,
+          "insufficient_permissions",
+        );
       }
       await problem(await t.read.delete(`${kind.path}/${doc.id}`), 403, "insufficient_permissions");
       expect(await listed(t.write, kind.path)).toEqual(before);
@@ -189,7 +214,11 @@ for (const kind of KINDS) {
       expect(await ok(again, 201)).toEqual(created);
       expect(again.headers()["idempotent-replayed"]).toBe("true");
       const other = { ...form, file: await pdfPart() };
-      await problem(await t.write.post(kind.path, { multipart: other, headers: { "Idempotency-Key": key } }), 422, "idempotency_key_reused");
+      await problem(
+        await t.write.post(kind.path, { multipart: other, headers: { "Idempotency-Key": key } }),
+        422,
+        "idempotency_key_reused",
+      );
       expect(await listed(t.write, kind.path)).toEqual([created]);
     });
   });
@@ -218,7 +247,10 @@ test.describe("certificate activation", () => {
       const body = await problem(await t.write.patch(`${CERTIFICATES}/${cert.id}`, { data }), 422, "validation_failed");
       expect(errorPaths(body)).toEqual([path]);
     }
-    const broken = await t.write.patch(`${CERTIFICATES}/${cert.id}`, { data: Buffer.from('{"isActive":'), headers: { "Content-Type": "application/json" } });
+    const broken = await t.write.patch(`${CERTIFICATES}/${cert.id}`, {
+      data: Buffer.from('{"isActive":'),
+      headers: { "Content-Type": "application/json" },
+    });
     await problem(broken, 400, "malformed_json");
     expect(await listed(t.read, CERTIFICATES)).toEqual([cert]);
   });

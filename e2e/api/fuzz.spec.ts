@@ -252,7 +252,10 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
   const realPath = (op: Operation, override: Record<string, string> = {}) =>
     fillPath(
       op.path,
-      { ...Object.fromEntries(parameterKinds(op.path).map(({ name, kind }) => [name, encodeURIComponent(ids[kind]!)])), ...override },
+      {
+        ...Object.fromEntries(parameterKinds(op.path).map(({ name, kind }) => [name, encodeURIComponent(ids[kind]!)])),
+        ...override,
+      },
       false,
     );
   const baseOf = (op: Operation) => (op.body ? sample(doc, op.body, { rich: true, hints, tag: unique() }) : undefined);
@@ -276,19 +279,38 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
             ...(isNulOrSurrogate(value) ? { expect: { status: 422, code: "validation_failed" } } : {}),
           });
         }
-        add(op, { kind: `body without ${field}`, method: op.method, path, headers: json, body: toJson(withValue(base, field, 0, true)) });
+        add(op, {
+          kind: `body without ${field}`,
+          method: op.method,
+          path,
+          headers: json,
+          body: toJson(withValue(base, field, 0, true)),
+        });
       }
       for (const extra of [{ extra: 1 }, { id: "x", organizationId: "x" }, { ["\u0000"]: 1 }, { ["\ud800"]: 1 }]) {
-        add(op, { kind: "body extra field", method: op.method, path, headers: json, body: toJson({ ...(base as object), ...extra }) });
+        add(op, {
+          kind: "body extra field",
+          method: op.method,
+          path,
+          headers: json,
+          body: toJson({ ...(base as object), ...extra }),
+        });
       }
       for (const [label, body] of BAD_BODIES) add(op, { kind: `body ${label}`, method: op.method, path, headers: json, body });
       for (const type of CONTENT_TYPES) {
-        add(op, { kind: `content-type ${type || "(none)"}`, method: op.method, path, headers: type ? { "content-type": type } : {}, body: toJson(base) });
+        add(op, {
+          kind: `content-type ${type || "(none)"}`,
+          method: op.method,
+          path,
+          headers: type ? { "content-type": type } : {},
+          body: toJson(base),
+        });
       }
       add(op, { kind: "empty body", method: op.method, path, headers: json, body: "" });
     }
     for (const q of op.queryParams) {
-      for (const value of QUERY_VALUES) add(op, { kind: `query ${q.name}`, method: op.method, path: `${path}?${q.name}=${value}`, headers: {} });
+      for (const value of QUERY_VALUES)
+        add(op, { kind: `query ${q.name}`, method: op.method, path: `${path}?${q.name}=${value}`, headers: {} });
       add(op, { kind: `query ${q.name} twice`, method: op.method, path: `${path}?${q.name}=1&${q.name}=2`, headers: {} });
     }
     if (op.method === "GET") {
@@ -297,36 +319,86 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
     }
     for (const { name } of op.pathParams) {
       for (const value of [...PATH_VALUES, ...Object.values(ids).map(encodeURIComponent)]) {
-        add(op, { kind: `path ${name}`, method: op.method, path: realPath(op, { [name]: value }), headers: json, body: base === undefined ? undefined : toJson(base) });
+        add(op, {
+          kind: `path ${name}`,
+          method: op.method,
+          path: realPath(op, { [name]: value }),
+          headers: json,
+          body: base === undefined ? undefined : toJson(base),
+        });
       }
     }
     for (const c of formCases(op, path, doc, { rich: true, hints, tag: unique() })) add(op, c);
     if (op.method === "POST") {
       for (const idem of ["", "k".repeat(256), `k-${unique()}`]) {
-        add(op, { kind: "idempotency-key", method: op.method, path, headers: { ...json, "idempotency-key": idem }, body: base === undefined ? undefined : toJson(base) });
+        add(op, {
+          kind: "idempotency-key",
+          method: op.method,
+          path,
+          headers: { ...json, "idempotency-key": idem },
+          body: base === undefined ? undefined : toJson(base),
+        });
       }
     }
   }
 
   // Every method on every path (and a few unknown paths), with fetch and raw.
-  const paths = [...new Set(ops.map((op) => realPath(op))), "/", "/nope", "/business", "/business/policies/x/y/z", "/openapi.json"];
+  const paths = [
+    ...new Set(ops.map((op) => realPath(op))),
+    "/",
+    "/nope",
+    "/business",
+    "/business/policies/x/y/z",
+    "/openapi.json",
+  ];
   for (const path of paths) {
     for (const method of FETCH_METHODS) cases.push({ kind: `method ${method}`, method, path, headers: {} });
     for (const method of UNKNOWN_METHODS) {
-      cases.push({ kind: `method ${method}`, method, path, headers: {}, raw: true, expect: { status: 405, code: "method_not_allowed" } });
+      cases.push({
+        kind: `method ${method}`,
+        method,
+        path,
+        headers: {},
+        raw: true,
+        expect: { status: 405, code: "method_not_allowed" },
+      });
     }
     for (const bad of BAD_ENCODINGS) {
-      cases.push({ kind: "bad percent-encoding", method: "GET", path: `${path.replace(/\/$/, "")}/${bad}`, headers: {}, raw: true, expect: { status: 400, code: "invalid_path" } });
+      cases.push({
+        kind: "bad percent-encoding",
+        method: "GET",
+        path: `${path.replace(/\/$/, "")}/${bad}`,
+        headers: {},
+        raw: true,
+        expect: { status: 400, code: "invalid_path" },
+      });
     }
   }
   for (const op of ops) {
     for (const bad of BAD_ENCODINGS) {
       const path = op.pathParams.length > 0 ? realPath(op, { [op.pathParams[0]!.name]: `a${bad}z` }) : `${op.path}${bad}`;
-      cases.push({ kind: "bad percent-encoding", method: op.method, path, headers: {}, raw: true, expect: { status: 400, code: "invalid_path" } });
+      cases.push({
+        kind: "bad percent-encoding",
+        method: op.method,
+        path,
+        headers: {},
+        raw: true,
+        expect: { status: 400, code: "invalid_path" },
+      });
     }
   }
   // Authorization headers of every wrong shape.
-  for (const auth of ["", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "Bearer a b", `Bearer ${"x".repeat(10_000)}`, "bearer cd_live_", "Bearer cd_live_" + "0".repeat(32), "Bearer\tcd_test_x"]) {
+  for (const auth of [
+    "",
+    "Bearer",
+    "Bearer ",
+    "Basic dXNlcjpwYXNz",
+    "Bearer a b",
+    `Bearer ${"x".repeat(10_000)}`,
+    "bearer cd_live_",
+    "Bearer cd_live_" + "0".repeat(32),
+    "Bearer\tcd_test_x",
+  ]) {
     for (const path of ["/business/policies", "/organizations"]) {
       cases.push({ kind: "authorization", method: "GET", path, headers: { authorization: auth }, expect: { status: 401 } });
     }
@@ -342,7 +414,9 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
       if (fields.length === 0) break;
       body = withValue(body, rnd.pick(fields), rnd.pick(WEIRD_VALUES));
     }
-    const params = Object.fromEntries(op.pathParams.map((p) => [p.name, rnd.next() < 0.3 ? rnd.pick(PATH_VALUES) : undefined]).filter(([, v]) => v)) as Record<string, string>;
+    const params = Object.fromEntries(
+      op.pathParams.map((p) => [p.name, rnd.next() < 0.3 ? rnd.pick(PATH_VALUES) : undefined]).filter(([, v]) => v),
+    ) as Record<string, string>;
     add(op, { kind: "random", method: op.method, path: realPath(op, params), headers: json, body: toJson(body) });
   }
   return cases;
@@ -353,16 +427,27 @@ function generateCases(ops: Operation[], doc: Schema, ids: Record<string, string
 function send(c: Case, key: string): Promise<Answer> {
   if (c.raw) {
     const headers = Object.entries({ authorization: `Bearer ${key}`, ...c.headers }).map(([k, v]) => `${k}: ${v}`);
-    return rawRequest([`${c.method} /api/v1${c.path} HTTP/1.1`, ...headers].join("\r\n"), typeof c.body === "string" ? c.body : undefined);
+    return rawRequest(
+      [`${c.method} /api/v1${c.path} HTTP/1.1`, ...headers].join("\r\n"),
+      typeof c.body === "string" ? c.body : undefined,
+    );
   }
   return apiRequest(c.method, c.path, { key, body: c.body, headers: c.headers, timeoutMs: 60_000 });
 }
 
 function reproduce(c: Case): string {
-  if (c.raw) return `printf '${c.method} /api/v1${c.path} HTTP/1.1\\r\\nHost: ${new URL(BASE_URL).host}\\r\\nAuthorization: Bearer $KEY\\r\\nConnection: close\\r\\n\\r\\n' | nc ${new URL(BASE_URL).hostname} ${new URL(BASE_URL).port}`;
-  const headers = Object.entries(c.headers).map(([k, v]) => ` -H '${k}: ${v}'`).join("");
+  if (c.raw)
+    return `printf '${c.method} /api/v1${c.path} HTTP/1.1\\r\\nHost: ${new URL(BASE_URL).host}\\r\\nAuthorization: Bearer $KEY\\r\\nConnection: close\\r\\n\\r\\n' | nc ${new URL(BASE_URL).hostname} ${new URL(BASE_URL).port}`;
+  const headers = Object.entries(c.headers)
+    .map(([k, v]) => ` -H '${k}: ${v}'`)
+    .join("");
   const text = typeof c.body === "string" || c.body === undefined ? c.body : Buffer.from(c.body).toString("latin1");
-  const body = text === undefined ? "" : text.length > 300 ? ` --data-binary '<${text.length} chars: ${JSON.stringify(text.slice(0, 120))}…>'` : ` --data-binary ${JSON.stringify(text)}`;
+  const body =
+    text === undefined
+      ? ""
+      : text.length > 300
+        ? ` --data-binary '<${text.length} chars: ${JSON.stringify(text.slice(0, 120))}…>'`
+        : ` --data-binary ${JSON.stringify(text)}`;
   return `curl -X ${c.method} '${API_ROOT}${c.path}' -H 'Authorization: Bearer $KEY'${headers}${body}`;
 }
 
@@ -413,28 +498,43 @@ test("fuzz: ≥ 5 000 hostile requests from the OpenAPI document → never 5xx, 
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (why) {
       failures.push({ c, why });
-      if (failures.length <= 25) console.log(`fuzz failure [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n  ${reproduce(c)}`);
+      if (failures.length <= 25)
+        console.log(`fuzz failure [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n  ${reproduce(c)}`);
     }
     // A settings write that went through may have lowered the rate limit: raise it again (dashboard session).
     if (c.last && status < 300) await trpc(t.account, "settings.update", { api: { rateLimit: 100_000 } });
   };
 
   const started = Date.now();
-  await pool(cases.filter((c) => !c.last), CONCURRENCY, run);
-  await pool(cases.filter((c) => c.last), 1, run);
+  await pool(
+    cases.filter((c) => !c.last),
+    CONCURRENCY,
+    run,
+  );
+  await pool(
+    cases.filter((c) => c.last),
+    1,
+    run,
+  );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   await receiver.close();
 
-  const summary = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
+  const summary = [...statuses.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(" ");
   console.log(
     `fuzz seed=${SEED}: ${cases.length - skipped} requests in ${seconds} s (${skipped} left over the ${BUDGET_S} s budget), concurrency ${CONCURRENCY}; statuses ${summary}; ${failures.length} failing`,
   );
   const byKind = new Map<string, number>();
-  for (const f of failures) byKind.set(`${f.c.kind}: ${f.why.slice(0, 60)}`, (byKind.get(`${f.c.kind}: ${f.why.slice(0, 60)}`) ?? 0) + 1);
+  for (const f of failures)
+    byKind.set(`${f.c.kind}: ${f.why.slice(0, 60)}`, (byKind.get(`${f.c.kind}: ${f.why.slice(0, 60)}`) ?? 0) + 1);
   const report = [
     ...[...byKind.entries()].slice(0, 40).map(([k, n]) => `  ${n}× ${k}`),
     "first failing cases:",
-    ...failures.slice(0, 25).map(({ c, why }) => `  [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n    ${reproduce(c)}`),
+    ...failures
+      .slice(0, 25)
+      .map(({ c, why }) => `  [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n    ${reproduce(c)}`),
   ].join("\n");
 
   expect(generated.length).toBeGreaterThanOrEqual(MIN_CASES);

@@ -6,7 +6,17 @@
 // `npm run admin:grant` creates before the e2e server starts.
 import { expect, test } from "@playwright/test";
 import { problem, signInPlatformAdmin, unique } from "../support/api";
-import { exePart, jpegPart, KYB_DOCUMENT_FIELDS, KYB_FIELDS, pdfPart, pngPart, sha256, uploadCertificate, type FilePart } from "./_files";
+import {
+  exePart,
+  jpegPart,
+  KYB_DOCUMENT_FIELDS,
+  KYB_FIELDS,
+  pdfPart,
+  pngPart,
+  sha256,
+  uploadCertificate,
+  type FilePart,
+} from "./_files";
 import { errorPaths, ISO, ok, tenantWithClients, trpc, trpcError } from "./_helpers";
 
 const STATUS = "business/compliance/kyb/status";
@@ -91,7 +101,11 @@ test.describe("KYB (business side)", () => {
   test("a missing file → 422 naming it; a wrong type in one field → 415; still not_submitted with no documents", async () => {
     const t = await tenantWithClients();
     const { certificateOfIncorporation } = await kybForm();
-    const missing = await problem(await t.write.post(SUBMIT, { multipart: { certificateOfIncorporation } }), 422, "validation_failed");
+    const missing = await problem(
+      await t.write.post(SUBMIT, { multipart: { certificateOfIncorporation } }),
+      422,
+      "validation_failed",
+    );
     expect(errorPaths(missing)).toEqual(["taxCertificate"]);
     const none = await problem(await t.write.post(SUBMIT, { multipart: { note: "no files" } }), 422, "validation_failed");
     // Both files named; the unknown field is refused at the form's root.
@@ -102,7 +116,11 @@ test.describe("KYB (business side)", () => {
       "unsupported_media_type",
     );
     expect(errorPaths(wrong)).toEqual(["taxCertificate"]);
-    await problem(await t.write.post(SUBMIT, { data: { certificateOfIncorporation: "x", taxCertificate: "y" } }), 415, "unsupported_media_type");
+    await problem(
+      await t.write.post(SUBMIT, { data: { certificateOfIncorporation: "x", taxCertificate: "y" } }),
+      415,
+      "unsupported_media_type",
+    );
     expect(await status(t)).toEqual(NOT_SUBMITTED);
     expect(await ok(await t.read.get(DOCUMENTS))).toEqual({ data: [], nextCursor: null });
   });
@@ -122,13 +140,20 @@ test.describe("KYB review by a platform admin (tRPC admin.*)", () => {
     const { t, kyb: first } = await submitted();
     const organizationId = t.organizationId;
 
-    expect(await trpcError(admin, "admin.rejectKyb", { organizationId, reason: "no" })).toMatchObject({ code: "validation_failed" });
+    expect(await trpcError(admin, "admin.rejectKyb", { organizationId, reason: "no" })).toMatchObject({
+      code: "validation_failed",
+    });
     expect(await status(t)).toEqual(first);
 
     const reason = "The tax certificate is illegible; upload a clearer scan.";
     await trpc(admin, "admin.rejectKyb", { organizationId, reason });
     const rejected = await status(t);
-    expect(rejected).toMatchObject({ status: "rejected", rejectionReason: reason, submittedAt: first.submittedAt, documents: first.documents });
+    expect(rejected).toMatchObject({
+      status: "rejected",
+      rejectionReason: reason,
+      submittedAt: first.submittedAt,
+      documents: first.documents,
+    });
     expect(rejected.reviewedAt).toMatch(ISO);
 
     // Rejected: submit is the wrong move, resubmit needs both files.
@@ -150,12 +175,20 @@ test.describe("KYB review by a platform admin (tRPC admin.*)", () => {
 
     await trpc(admin, "admin.approveKyb", { organizationId });
     const approved = await status(t);
-    expect(approved).toMatchObject({ status: "approved", rejectionReason: null, submittedAt: again.submittedAt, documents: again.documents });
+    expect(approved).toMatchObject({
+      status: "approved",
+      rejectionReason: null,
+      submittedAt: again.submittedAt,
+      documents: again.documents,
+    });
     expect(approved.reviewedAt).toMatch(ISO);
 
     // Decided: no decision, submission or resubmission moves it.
     expect(await trpcError(admin, "admin.approveKyb", { organizationId })).toMatchObject({ status: 409, code: "invalid_state" });
-    expect(await trpcError(admin, "admin.rejectKyb", { organizationId, reason })).toMatchObject({ status: 409, code: "invalid_state" });
+    expect(await trpcError(admin, "admin.rejectKyb", { organizationId, reason })).toMatchObject({
+      status: 409,
+      code: "invalid_state",
+    });
     await problem(await t.write.post(SUBMIT, { multipart: await kybForm() }), 409, "invalid_state");
     await problem(await t.write.post(RESUBMIT, { multipart: await kybForm() }), 409, "invalid_state");
     expect(await status(t)).toEqual(approved);
@@ -168,7 +201,10 @@ test.describe("KYB review by a platform admin (tRPC admin.*)", () => {
     await trpc(admin, "admin.rejectKyb", { organizationId, reason: "Wrong company name on the certificate." });
     const rejected = await status(t);
     expect(await trpcError(admin, "admin.approveKyb", { organizationId })).toMatchObject({ status: 409, code: "invalid_state" });
-    expect(await trpcError(admin, "admin.rejectKyb", { organizationId, reason: "Rejected twice over." })).toMatchObject({ status: 409, code: "invalid_state" });
+    expect(await trpcError(admin, "admin.rejectKyb", { organizationId, reason: "Rejected twice over." })).toMatchObject({
+      status: 409,
+      code: "invalid_state",
+    });
     expect(await status(t)).toEqual(rejected);
     expect(await trpcError(admin, "admin.approveKyb", { organizationId: `zz${unique()}` })).toMatchObject({ status: 404 });
   });

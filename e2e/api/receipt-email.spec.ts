@@ -9,7 +9,20 @@ import { pdfFile, sha256, uploadReceiptSample } from "./_files";
 import { CARDS, cardBody, checkoutClient, createPolicyFor, initializeFor, ok, tenantWithClients } from "./_helpers";
 import { mailboxOf, waitForMailbox, type ParsedMail } from "./_mail";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 /** "12 March 2026": the calendar day in UTC, written out independently of the app's formatter. */
 const day = (iso: string) => {
   const d = new Date(iso);
@@ -80,7 +93,11 @@ test("a paid checkout mails the customer a receipt with the sample attached and 
   // The sample goes along as an attachment, byte for byte, under its own file name.
   expect(receipt.attachments).toHaveLength(1);
   const [attachment] = receipt.attachments;
-  expect(attachment).toMatchObject({ filename: "shop-shield-receipt.pdf", disposition: "attachment", contentType: "application/pdf" });
+  expect(attachment).toMatchObject({
+    filename: "shop-shield-receipt.pdf",
+    disposition: "attachment",
+    contentType: "application/pdf",
+  });
   expect(sha256(attachment!.content)).toBe(sha256(sampleBytes));
 
   // The owner heard about the payment once — the paid one, not the declined one.

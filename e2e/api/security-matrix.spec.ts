@@ -116,7 +116,10 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
   test("no key → 401 missing_api_key; a revoked key → 401 revoked_api_key", async () => {
     const api = await loadApi();
     const a = await tenantWithClients();
-    const revoked = await ok(await a.write.post("business/api-keys", { data: { name: "gone", permissions: ["read", "write"] } }), 201);
+    const revoked = await ok(
+      await a.write.post("business/api-keys", { data: { name: "gone", permissions: ["read", "write"] } }),
+      201,
+    );
     await ok(await a.write.delete(`business/api-keys/${revoked.id}`));
     const failures: string[] = [];
     for (const op of api.operations) {
@@ -143,7 +146,9 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
     const failures: string[] = [];
     for (const op of writes) {
       // The key's own real records and a valid body: without the check the write would happen.
-      const own = await Promise.all(parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const));
+      const own = await Promise.all(
+        parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const),
+      );
       const res = await apiSend(op, fillPath(op.path, Object.fromEntries(own)), a.readKey, bodyFor(api, op));
       const m = mismatch(res, 403, "insufficient_permissions", op.method);
       if (m) failures.push(`${op.method} ${op.path} with a read-only key: ${m}`);
@@ -151,7 +156,9 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
     const after = await everythingReadable(api, make, a.writeKey);
     for (const [read, answer] of Object.entries(after)) {
       if (JSON.stringify(answer) !== JSON.stringify(before[read])) {
-        failures.push(`${read} changed after the read-only writes\n  before ${JSON.stringify(before[read]).slice(0, 600)}\n  after  ${JSON.stringify(answer).slice(0, 600)}`);
+        failures.push(
+          `${read} changed after the read-only writes\n  before ${JSON.stringify(before[read]).slice(0, 600)}\n  after  ${JSON.stringify(answer).slice(0, 600)}`,
+        );
       }
     }
     await receiver.close();

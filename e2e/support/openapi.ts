@@ -236,10 +236,16 @@ export interface Answer {
 export async function apiRequest(
   method: string,
   path: string,
-  init: { key?: string; body?: string | Uint8Array<ArrayBuffer> | FormData; headers?: Record<string, string>; timeoutMs?: number } = {},
+  init: {
+    key?: string;
+    body?: string | Uint8Array<ArrayBuffer> | FormData;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
-  if (init.key && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) headers.authorization = `Bearer ${init.key}`;
+  if (init.key && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization"))
+    headers.authorization = `Bearer ${init.key}`;
   const res = await fetch(`${API_ROOT}${path}`, {
     method,
     headers,
@@ -270,7 +276,9 @@ export function apiForm(method: string, path: string, key: string | undefined, f
 
 /** Sends `op` with `body` as the operation takes it: a form for an upload, else JSON. */
 export function apiSend(op: Operation, path: string, key: string | undefined, body: unknown) {
-  return op.form && body !== undefined ? apiForm(op.method, path, key, body as Record<string, unknown>) : apiJson(op.method, path, key, body);
+  return op.form && body !== undefined
+    ? apiForm(op.method, path, key, body as Record<string, unknown>)
+    : apiJson(op.method, path, key, body);
 }
 
 /**
@@ -285,7 +293,9 @@ export function rawRequest(head: string, body = "", timeoutMs = 30_000): Promise
     const timer = setTimeout(() => socket.destroy(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
     // No half-close: the server answers, then closes (Connection: close).
     socket.on("connect", () =>
-      socket.write(`${head}\r\nHost: ${url.host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`),
+      socket.write(
+        `${head}\r\nHost: ${url.host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      ),
     );
     socket.on("data", (c: Buffer) => chunks.push(c));
     socket.on("error", (e) => {

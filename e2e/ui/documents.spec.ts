@@ -36,7 +36,11 @@ test("an owner uploads a PNG certificate and a PDF receipt sample, toggles and d
   await expect(page.getByText("No certificates yet")).toBeVisible({ timeout: 60_000 });
 
   // A certificate: a PNG, shown as its own thumbnail.
-  await dropzoneInput(page, "certificate-file").setInputFiles({ name: "operating-licence.png", mimeType: "image/png", buffer: PNG });
+  await dropzoneInput(page, "certificate-file").setInputFiles({
+    name: "operating-licence.png",
+    mimeType: "image/png",
+    buffer: PNG,
+  });
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue("operating licence");
   await page.getByLabel("Name", { exact: true }).fill("Operating licence 2026");
   await page.getByLabel("Type", { exact: true }).fill("Insurance licence");
@@ -123,7 +127,12 @@ test("an upload shows its progress while the bytes go up", async ({ browser }) =
   // About 6 s for 600 KB: long enough to see the bar move.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 100 * 1024 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 100 * 1024,
+  });
 
   await dropzoneInput(page, "certificate-file").setInputFiles({
     name: "big-licence.pdf",
@@ -136,7 +145,9 @@ test("an upload shows its progress while the bytes go up", async ({ browser }) =
   await expect(bar).toBeVisible();
   await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(0);
   await page.screenshot({ path: `${SCREENS}/documents-progress-1280.png`, fullPage: true });
-  await expect(page.getByTestId("certificate-row").filter({ hasText: "big licence" })).toContainText("1 page", { timeout: 60_000 });
+  await expect(page.getByTestId("certificate-row").filter({ hasText: "big licence" })).toContainText("1 page", {
+    timeout: 60_000,
+  });
   await expect(bar).toHaveCount(0);
 });
 
@@ -148,11 +159,19 @@ test("a business submits its KYB through two dropzones and sees it under review"
   await expect(page.getByTestId("kyb-status")).toContainText("Not submitted", { timeout: 60_000 });
   await expect(page.getByTestId("kyb-status")).toContainText("certificate of incorporation");
 
-  await dropzoneInput(page, "kyb-certificateOfIncorporation").setInputFiles({ name: "cac.png", mimeType: "image/png", buffer: PNG });
+  await dropzoneInput(page, "kyb-certificateOfIncorporation").setInputFiles({
+    name: "cac.png",
+    mimeType: "image/png",
+    buffer: PNG,
+  });
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(page.locator("#kyb-taxCertificate-error")).toHaveText("Add your tax certificate");
 
-  await dropzoneInput(page, "kyb-taxCertificate").setInputFiles({ name: "tin.pdf", mimeType: "application/pdf", buffer: await pdfWithPages(1) });
+  await dropzoneInput(page, "kyb-taxCertificate").setInputFiles({
+    name: "tin.pdf",
+    mimeType: "application/pdf",
+    buffer: await pdfWithPages(1),
+  });
   await page.getByRole("button", { name: "Submit for review" }).click();
   await expect(page.getByTestId("kyb-status")).toContainText("Under review", { timeout: 60_000 });
   await expect(page.getByRole("button", { name: "Submit for review" })).toHaveCount(0);

@@ -47,7 +47,11 @@ async function shoot(page: Page, name: string, ready: Locator) {
 }
 
 /** Picks files through the dropzones' own file inputs. */
-async function chooseDocuments(page: Page, incorporation: { name: string; mimeType: string; buffer: Buffer }, tax: typeof incorporation) {
+async function chooseDocuments(
+  page: Page,
+  incorporation: { name: string; mimeType: string; buffer: Buffer },
+  tax: typeof incorporation,
+) {
   await page.locator("input#kyb-certificateOfIncorporation").setInputFiles(incorporation);
   await page.locator("input#kyb-taxCertificate").setInputFiles(tax);
   await expect(page.getByText(incorporation.name, { exact: true })).toBeVisible();
@@ -67,7 +71,8 @@ async function queueRow(page: Page, name: string): Promise<Locator> {
   return row;
 }
 
-const kybStatus = (page: Page) => trpc<{ status: string; documents: KybDoc[] }>(browserAccount(page), "kyb.status", undefined, "query");
+const kybStatus = (page: Page) =>
+  trpc<{ status: string; documents: KybDoc[] }>(browserAccount(page), "kyb.status", undefined, "query");
 const docOf = (docs: KybDoc[], kind: KybDoc["kind"]) => docs.find((d) => d.kind === kind)!;
 
 /** The admin's review page shows both documents inline, from the URLs the owner's API gives, with the uploaded bytes. */
@@ -75,7 +80,8 @@ async function expectInlineDocuments(admin: Page, docs: KybDoc[], bytes: Record<
   await expect(admin.getByTestId("kyb-inline-document")).toHaveCount(2);
   for (const doc of docs) {
     const title = `${doc.kind === "taxCertificate" ? "Tax certificate" : "Certificate of incorporation"}: ${doc.fileName}`;
-    const shown = doc.contentType === "application/pdf" ? admin.locator(`iframe[title="${title}"]`) : admin.getByRole("img", { name: title });
+    const shown =
+      doc.contentType === "application/pdf" ? admin.locator(`iframe[title="${title}"]`) : admin.getByRole("img", { name: title });
     await expect(shown).toHaveAttribute("src", doc.url);
     const res = await admin.request.get(doc.url);
     expect(res.status(), doc.url).toBe(200);
@@ -126,7 +132,11 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
 
   // ---- Submit both documents: a PDF and a PNG ----
   const first = {
-    certificateOfIncorporation: { name: "incorporation.pdf", mimeType: "application/pdf", buffer: await pdfFile(`CAC ${business}`) },
+    certificateOfIncorporation: {
+      name: "incorporation.pdf",
+      mimeType: "application/pdf",
+      buffer: await pdfFile(`CAC ${business}`),
+    },
     taxCertificate: { name: "tin-certificate.png", mimeType: "image/png", buffer: PNG },
   };
   await chooseDocuments(owner, first.certificateOfIncorporation, first.taxCertificate);
@@ -221,7 +231,11 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
 
   // ---- Resubmit with new files: a new PDF and a JPEG ----
   const second = {
-    certificateOfIncorporation: { name: "incorporation-2.pdf", mimeType: "application/pdf", buffer: await pdfFile(`CAC ${business} (2)`) },
+    certificateOfIncorporation: {
+      name: "incorporation-2.pdf",
+      mimeType: "application/pdf",
+      buffer: await pdfFile(`CAC ${business} (2)`),
+    },
     taxCertificate: { name: "tin-ours.jpg", mimeType: "image/jpeg", buffer: JPEG },
   };
   await chooseDocuments(owner, second.certificateOfIncorporation, second.taxCertificate);

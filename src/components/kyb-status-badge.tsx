@@ -21,4 +21,6 @@ export function KybStatusBadge({ status }: { status: Kyb["status"] }) {
 
 /** Certificate of incorporation first, then the tax certificate: the order the forms ask for them. */
 export const inKindOrder = <T extends Pick<KybDocument, "kind">>(documents: T[]): T[] =>
-  [...documents].sort((a, b) => Object.keys(KYB_DOCUMENT_LABEL).indexOf(a.kind) - Object.keys(KYB_DOCUMENT_LABEL).indexOf(b.kind));
+  [...documents].sort(
+    (a, b) => Object.keys(KYB_DOCUMENT_LABEL).indexOf(a.kind) - Object.keys(KYB_DOCUMENT_LABEL).indexOf(b.kind),
+  );

@@ -94,7 +94,11 @@ export function isUniqueViolation(err: unknown): boolean {
  */
 export function dataExceptionCode(err: unknown): string | null {
   for (let e = err, i = 0; typeof e === "object" && e !== null && i < 5; i++) {
-    const o = e as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } }; cause?: unknown };
+    const o = e as {
+      code?: unknown;
+      meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } };
+      cause?: unknown;
+    };
     const adapter = o.meta?.driverAdapterError?.cause;
     for (const code of [adapter?.originalCode, adapter?.code, o.code]) {
       if (typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code)) return code;

@@ -88,7 +88,8 @@ export function Dropzone({
           "flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-5 text-center transition-colors",
           isDragActive && !isDragReject && "border-brand-500 bg-brand-50",
           isDragReject && "border-red-400 bg-red-50",
-          !isDragActive && (message ? "border-red-300 bg-white" : "border-slate-300 bg-white hover:border-brand-500 hover:bg-slate-50"),
+          !isDragActive &&
+            (message ? "border-red-300 bg-white" : "border-slate-300 bg-white hover:border-brand-500 hover:bg-slate-50"),
           disabled && "cursor-not-allowed opacity-60",
         )}
       >

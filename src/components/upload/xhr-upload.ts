@@ -71,7 +71,8 @@ export function uploadWithProgress<T>({
       if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
       reject(problemError(xhr.status, body));
     };
-    xhr.onerror = () => reject(new UploadError("The upload did not reach the server. Check your connection and try again.", 0, undefined, []));
+    xhr.onerror = () =>
+      reject(new UploadError("The upload did not reach the server. Check your connection and try again.", 0, undefined, []));
     xhr.onabort = () => reject(new UploadError("Upload cancelled", 0, "aborted", []));
     signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     xhr.send(form);
@@ -96,7 +97,8 @@ function problemError(status: number, body: unknown): UploadError {
   const errors = Array.isArray(problem.errors)
     ? problem.errors.filter((e): e is FieldError => typeof e?.path === "string" && typeof e?.message === "string")
     : [];
-  const detail = typeof problem.detail === "string" ? problem.detail : (FALLBACK[status] ?? `The upload failed (HTTP ${status}).`);
+  const detail =
+    typeof problem.detail === "string" ? problem.detail : (FALLBACK[status] ?? `The upload failed (HTTP ${status}).`);
   return new UploadError(detail, status, typeof problem.code === "string" ? problem.code : undefined, errors);
 }
 

@@ -8,13 +8,13 @@ const Name = z.string("must be a string").trim().min(1, "must not be empty").max
 export const UploadCertificateInput = z
   .strictObject({
     file: FileField,
-    name: Name.describe("What the business calls it, e.g. \"NAICOM operating licence 2026\""),
+    name: Name.describe('What the business calls it, e.g. "NAICOM operating licence 2026"'),
     type: z
       .string("must be a string")
       .trim()
       .min(1, "must not be empty")
       .max(60, "must be at most 60 characters")
-      .describe("A licence-type label, e.g. \"insurance licence\""),
+      .describe('A licence-type label, e.g. "insurance licence"'),
   })
   .meta({ id: "UploadCertificateInput" });
 export type UploadCertificateInput = z.output<typeof UploadCertificateInput>;
@@ -26,7 +26,7 @@ export type UpdateCertificateInput = z.output<typeof UpdateCertificateInput>;
 
 /** Multipart fields of a receipt-sample upload. */
 export const UploadReceiptSampleInput = z
-  .strictObject({ file: FileField, name: Name.describe("e.g. \"Standard receipt\"") })
+  .strictObject({ file: FileField, name: Name.describe('e.g. "Standard receipt"') })
   .meta({ id: "UploadReceiptSampleInput" });
 export type UploadReceiptSampleInput = z.output<typeof UploadReceiptSampleInput>;
 
@@ -43,9 +43,7 @@ export const Certificate = z
   .meta({ id: "Certificate" });
 export type Certificate = z.output<typeof Certificate>;
 
-export const ReceiptSample = z
-  .object({ id: z.string(), name: z.string(), ...fileFields })
-  .meta({ id: "ReceiptSample" });
+export const ReceiptSample = z.object({ id: z.string(), name: z.string(), ...fileFields }).meta({ id: "ReceiptSample" });
 export type ReceiptSample = z.output<typeof ReceiptSample>;
 
 export const ListDocumentsQuery = PageQuery;

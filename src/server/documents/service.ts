@@ -68,7 +68,10 @@ export async function setCertificateActive(actor: Actor, id: string, input: Upda
     data: { isActive: input.isActive },
   });
   if (count === 0) throw notFound("Certificate");
-  const row = await db.certificate.findFirstOrThrow({ where: { id, organizationId: actor.organizationId }, include: { file: true } });
+  const row = await db.certificate.findFirstOrThrow({
+    where: { id, organizationId: actor.organizationId },
+    include: { file: true },
+  });
   return toCertificate(row);
 }
 
@@ -108,7 +111,10 @@ export async function listReceiptSamples(actor: Actor, page: PageQuery): Promise
 export async function deleteReceiptSample(actor: Actor, id: string): Promise<void> {
   assertCan(actor, "admin");
   const file = await db.$transaction(async (tx) => {
-    const row = await tx.receiptSample.findFirst({ where: { id, organizationId: actor.organizationId }, include: { file: true } });
+    const row = await tx.receiptSample.findFirst({
+      where: { id, organizationId: actor.organizationId },
+      include: { file: true },
+    });
     if (!row) throw notFound("Receipt sample");
     await tx.storedFile.delete({ where: { id: row.fileId } });
     return row.file;

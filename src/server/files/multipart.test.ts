@@ -29,7 +29,12 @@ function chunkedRequest(contentType: string, body: Buffer, chunk = 100) {
       controller.close();
     },
   });
-  return new Request("http://x/upload", { method: "POST", body: stream, headers: { "content-type": contentType }, duplex: "half" } as RequestInit);
+  return new Request("http://x/upload", {
+    method: "POST",
+    body: stream,
+    headers: { "content-type": contentType },
+    duplex: "half",
+  } as RequestInit);
 }
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
@@ -74,7 +79,10 @@ describe("sanitizeFileName", () => {
 describe("readMultipart", () => {
   it("reads fields and a file, judging its type by content", async () => {
     const { fields, files } = await readMultipart(
-      formRequest([["name", "Licence"], ["file", new Blob([PNG], { type: "application/pdf" }), "scan.pdf"]]),
+      formRequest([
+        ["name", "Licence"],
+        ["file", new Blob([PNG], { type: "application/pdf" }), "scan.pdf"],
+      ]),
       opts,
     );
     expect(fields).toEqual({ name: "Licence" });
@@ -84,7 +92,9 @@ describe("readMultipart", () => {
   });
 
   it("refuses a file whose bytes are not PDF, PNG or JPEG with 415", async () => {
-    const err = await refusal(readMultipart(formRequest([["file", new Blob([EXE], { type: "application/pdf" }), "x.pdf"]]), opts));
+    const err = await refusal(
+      readMultipart(formRequest([["file", new Blob([EXE], { type: "application/pdf" }), "x.pdf"]]), opts),
+    );
     expect(err.status).toBe(415);
     expect(err.extra.errors?.[0]?.path).toBe("file");
   });
@@ -94,7 +104,9 @@ describe("readMultipart", () => {
     expect((await refusal(readMultipart(formRequest([["file", new Blob([big]), "big.pdf"]]), opts))).status).toBe(413);
     const boundary = "----b";
     const raw = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       big,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
@@ -123,9 +135,16 @@ describe("readMultipart", () => {
   it("answers 415 for a body that is not multipart, 400 for a broken one", async () => {
     const json = new Request("http://x/upload", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
     expect((await refusal(readMultipart(json, opts))).status).toBe(415);
-    const noBoundary = new Request("http://x/upload", { method: "POST", body: "x", headers: { "content-type": "multipart/form-data; charset=utf-8" } });
+    const noBoundary = new Request("http://x/upload", {
+      method: "POST",
+      body: "x",
+      headers: { "content-type": "multipart/form-data; charset=utf-8" },
+    });
     expect((await refusal(readMultipart(noBoundary, opts))).status).toBe(415);
-    const truncated = chunkedRequest("multipart/form-data; boundary=zz", Buffer.from('--zz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4'));
+    const truncated = chunkedRequest(
+      "multipart/form-data; boundary=zz",
+      Buffer.from('--zz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4'),
+    );
     const err = await refusal(readMultipart(truncated, opts));
     expect(err.status).toBe(400);
     expect(err.code).toBe("malformed_multipart");
@@ -134,7 +153,15 @@ describe("readMultipart", () => {
   it("refuses unknown file fields, two files in one field and empty files with 422", async () => {
     const pdf = () => new Blob([PDF]);
     expect((await refusal(readMultipart(formRequest([["other", pdf(), "a.pdf"]]), opts))).status).toBe(422);
-    const two = await refusal(readMultipart(formRequest([["file", pdf(), "a.pdf"], ["file", pdf(), "b.pdf"]]), { ...opts, files: ["file", "second"] }));
+    const two = await refusal(
+      readMultipart(
+        formRequest([
+          ["file", pdf(), "a.pdf"],
+          ["file", pdf(), "b.pdf"],
+        ]),
+        { ...opts, files: ["file", "second"] },
+      ),
+    );
     expect(two.status).toBe(422);
     expect((await refusal(readMultipart(formRequest([["file", new Blob([]), "empty.pdf"]]), opts))).status).toBe(422);
   });

@@ -129,9 +129,13 @@ export async function readMultipart(
             const type = sniffContentType(bytes);
             if (!type) {
               fail(
-                new AppError("unsupported_media_type", `${field}: only PDF, PNG and JPEG files are accepted (judged by their content)`, {
-                  errors: [{ path: field, message: "must be a PDF, PNG or JPEG file" }],
-                }),
+                new AppError(
+                  "unsupported_media_type",
+                  `${field}: only PDF, PNG and JPEG files are accepted (judged by their content)`,
+                  {
+                    errors: [{ path: field, message: "must be a PDF, PNG or JPEG file" }],
+                  },
+                ),
               );
               return done();
             }
@@ -148,10 +152,14 @@ export async function readMultipart(
       if (opts.files.includes(name)) return; // text where a file belongs: the file is missing
       fields[name] = value;
     });
-    parser.on("filesLimit", () => fail(validationError([{ path: "(files)", message: `send at most ${opts.files.length} file(s)` }])));
+    parser.on("filesLimit", () =>
+      fail(validationError([{ path: "(files)", message: `send at most ${opts.files.length} file(s)` }])),
+    );
     parser.on("partsLimit", () => fail(new AppError("malformed_multipart", "Too many parts")));
     parser.on("fieldsLimit", () => fail(new AppError("malformed_multipart", "Too many fields")));
-    parser.on("error", (err: Error) => fail(new AppError("malformed_multipart", `The multipart body is malformed: ${err.message}`)));
+    parser.on("error", (err: Error) =>
+      fail(new AppError("malformed_multipart", `The multipart body is malformed: ${err.message}`)),
+    );
     parser.on("close", () => {
       void Promise.all(pending).then(() => {
         if (settled) return;

@@ -12,7 +12,11 @@ const PDF = Buffer.from("%PDF-1.4\n%%EOF\n");
 describe("sweepOrphanFiles", () => {
   it("removes old bytes no row refers to, keeps stored files and recent writes", async () => {
     const { org } = await ownerWithOrganization();
-    const kept = await withStoredFiles(org.id, [new UploadedFile("file", "a.pdf", "application/pdf", PDF)], async (_tx, [f]) => f!);
+    const kept = await withStoredFiles(
+      org.id,
+      [new UploadedFile("file", "a.pdf", "application/pdf", PDF)],
+      async (_tx, [f]) => f!,
+    );
     const dir = path.join(filesDir(), org.id);
     const orphan = path.join(dir, "orphanfileid0001");
     const fresh = path.join(dir, "orphanfileid0002");

@@ -52,6 +52,10 @@ export async function serveFile(request: Request, fileId: string): Promise<Respo
     const app = toAppError(err);
     if (app) return problemResponse(app, requestId, headers);
     logger.error({ err, requestId, fileId }, "serving a file failed");
-    return problemResponse(new AppError("internal_error", `Something went wrong on our side. Quote ${requestId} when you contact support.`), requestId, headers);
+    return problemResponse(
+      new AppError("internal_error", `Something went wrong on our side. Quote ${requestId} when you contact support.`),
+      requestId,
+      headers,
+    );
   }
 }

@@ -66,7 +66,11 @@ export async function withStoredFiles<T>(
       return fn(tx, files);
     });
   } catch (err) {
-    await Promise.all(stored.map((key) => storage.delete(key).catch((e) => logger.error({ err: e, key }, "could not remove the bytes of a refused upload"))));
+    await Promise.all(
+      stored.map((key) =>
+        storage.delete(key).catch((e) => logger.error({ err: e, key }, "could not remove the bytes of a refused upload")),
+      ),
+    );
     throw err;
   }
 }

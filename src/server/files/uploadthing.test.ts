@@ -45,7 +45,8 @@ function standIn() {
   return { stored, seen, fetchImpl };
 }
 
-const read = async (stream: ReadableStream<Uint8Array> | null) => (stream ? Buffer.from(await new Response(stream).arrayBuffer()) : null);
+const read = async (stream: ReadableStream<Uint8Array> | null) =>
+  stream ? Buffer.from(await new Response(stream).arrayBuffer()) : null;
 
 describe("UploadThing storage", () => {
   it("stores privately, reads back through a signed URL, deletes with the API key", async () => {

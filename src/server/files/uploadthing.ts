@@ -25,22 +25,22 @@ export function createUploadThingStorage(opts: {
   const api = () => client;
   const download = opts.fetch ?? fetch;
   return {
-  name: "uploadthing",
-  async put({ key, bytes, contentType, fileName }) {
-    const file = new UTFile([new Uint8Array(bytes)], fileName, { type: contentType, customId: key.replace("/", "_") });
-    const result = await api().uploadFiles(file, { acl: "private", contentDisposition: "attachment" });
-    if (result.error) throw new Error(`UploadThing refused the file: ${result.error.message}`);
-    return result.data.key;
-  },
-  async get(storageKey) {
-    const { ufsUrl } = await api().generateSignedURL(storageKey, { expiresIn: 60 });
-    const res = await download(ufsUrl);
-    if (res.status === 404) return null;
-    if (!res.ok || !res.body) throw new Error(`UploadThing answered ${res.status} for a stored file`);
-    return res.body;
-  },
-  async delete(storageKey) {
-    await api().deleteFiles(storageKey);
-  },
+    name: "uploadthing",
+    async put({ key, bytes, contentType, fileName }) {
+      const file = new UTFile([new Uint8Array(bytes)], fileName, { type: contentType, customId: key.replace("/", "_") });
+      const result = await api().uploadFiles(file, { acl: "private", contentDisposition: "attachment" });
+      if (result.error) throw new Error(`UploadThing refused the file: ${result.error.message}`);
+      return result.data.key;
+    },
+    async get(storageKey) {
+      const { ufsUrl } = await api().generateSignedURL(storageKey, { expiresIn: 60 });
+      const res = await download(ufsUrl);
+      if (res.status === 404) return null;
+      if (!res.ok || !res.body) throw new Error(`UploadThing answered ${res.status} for a stored file`);
+      return res.body;
+    },
+    async delete(storageKey) {
+      await api().deleteFiles(storageKey);
+    },
   };
 }

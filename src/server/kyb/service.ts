@@ -32,7 +32,10 @@ const currentDocuments = (organizationId: string, client: Tx | typeof db = db) =
 
 /** The organization's KYB as the API shows it (no row yet = not_submitted). */
 export async function kybOf(organizationId: string, client: Tx | typeof db = db): Promise<Kyb> {
-  const [row, docs] = await Promise.all([client.kyb.findUnique({ where: { organizationId } }), currentDocuments(organizationId, client)]);
+  const [row, docs] = await Promise.all([
+    client.kyb.findUnique({ where: { organizationId } }),
+    currentDocuments(organizationId, client),
+  ]);
   return {
     status: row?.status ?? "not_submitted",
     submittedAt: row?.submittedAt?.toISOString() ?? null,
@@ -63,9 +66,7 @@ const REQUIRED: Record<"submit" | "resubmit", { from: KybStatus; refusal: (s: Ky
   submit: {
     from: "not_submitted",
     refusal: (s) =>
-      s === "rejected"
-        ? "KYB was rejected: use resubmit with corrected documents"
-        : `KYB is already ${s}: nothing to submit`,
+      s === "rejected" ? "KYB was rejected: use resubmit with corrected documents" : `KYB is already ${s}: nothing to submit`,
   },
   resubmit: { from: "rejected", refusal: (s) => `Only a rejected KYB can be resubmitted; it is ${s.replace("_", " ")}` },
 };
@@ -76,13 +77,16 @@ async function submission(actor: Actor, input: SubmitKybInput, move: "submit" | 
   const rule = REQUIRED[move];
   // Fail fast before storing anything; the transaction re-checks under a row lock.
   const before = await db.kyb.findUnique({ where: { organizationId: orgId }, select: { status: true } });
-  if ((before?.status ?? "not_submitted") !== rule.from) throw new AppError("invalid_state", rule.refusal(before?.status ?? "not_submitted"));
+  if ((before?.status ?? "not_submitted") !== rule.from)
+    throw new AppError("invalid_state", rule.refusal(before?.status ?? "not_submitted"));
 
   return withStoredFiles(orgId, [input.certificateOfIncorporation, input.taxCertificate], async (tx, [incorporation, tax]) => {
     // Lock (or create) the organization's KYB row, so two submissions cannot both pass the check.
     await tx.$executeRaw`INSERT INTO kyb ("organizationId", status, "updatedAt") VALUES (${orgId}, 'not_submitted', now())
       ON CONFLICT ("organizationId") DO NOTHING`;
-    const [locked] = await tx.$queryRaw<{ status: KybStatus }[]>`SELECT status FROM kyb WHERE "organizationId" = ${orgId} FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<
+      { status: KybStatus }[]
+    >`SELECT status FROM kyb WHERE "organizationId" = ${orgId} FOR UPDATE`;
     if (locked?.status !== rule.from) throw new AppError("invalid_state", rule.refusal(locked?.status ?? "not_submitted"));
     const now = new Date();
     await tx.kybDocument.updateMany({ where: { organizationId: orgId, supersededAt: null }, data: { supersededAt: now } });
@@ -112,7 +116,10 @@ export const resubmitKyb = (actor: Actor, input: SubmitKybInput) => submission(a
 export async function assertKybApproved(organizationId: string, client: Tx | typeof db = db): Promise<void> {
   const row = await client.kyb.findUnique({ where: { organizationId }, select: { status: true } });
   if (row?.status !== "approved") {
-    throw new AppError("kyb_not_approved", `KYB must be approved first; it is ${(row?.status ?? "not_submitted").replace("_", " ")}`);
+    throw new AppError(
+      "kyb_not_approved",
+      `KYB must be approved first; it is ${(row?.status ?? "not_submitted").replace("_", " ")}`,
+    );
   }
 }
 
@@ -125,9 +132,12 @@ export async function decideKyb(
   decision: { status: "approved" } | { status: "rejected"; reason: string },
 ): Promise<Kyb> {
   return db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ status: KybStatus }[]>`SELECT status FROM kyb WHERE "organizationId" = ${organizationId} FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<
+      { status: KybStatus }[]
+    >`SELECT status FROM kyb WHERE "organizationId" = ${organizationId} FOR UPDATE`;
     if (!locked) throw new AppError("not_found", "No KYB submission for this organization");
-    if (locked.status !== "pending") throw new AppError("invalid_state", `Only a pending KYB can be decided; this one is ${locked.status.replace("_", " ")}`);
+    if (locked.status !== "pending")
+      throw new AppError("invalid_state", `Only a pending KYB can be decided; this one is ${locked.status.replace("_", " ")}`);
     const now = new Date();
     const reason = decision.status === "rejected" ? decision.reason : null;
     await tx.kyb.update({

@@ -19,7 +19,8 @@ export const UPLOAD_PREFIX = "/api/upload";
 function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const allowed = new Set([new URL(env.APP_URL).origin, new URL(request.url).origin]);
-  if (!origin || !allowed.has(origin)) throw new AppError("forbidden", "Uploads are accepted from the dashboard's own origin only");
+  if (!origin || !allowed.has(origin))
+    throw new AppError("forbidden", "Uploads are accepted from the dashboard's own origin only");
 }
 
 /** The multipart endpoint at `path`; anything else is not found here (no 405: this route only ever takes uploads). */
@@ -55,14 +56,26 @@ export async function handleSessionUpload(request: Request): Promise<Response> {
     const body = await readBody(ep, request);
     const input = { params: validate(ep.params, params), query: undefined, body: validate(ep.body, body.value) };
     // Multipart endpoints act through `actor` only; none reads the key.
-    const result = await ep.handler({ ...(input as { params: never; query: never; body: never }), actor, key: undefined as never, request });
+    const result = await ep.handler({
+      ...(input as { params: never; query: never; body: never }),
+      actor,
+      key: undefined as never,
+      request,
+    });
     const status = ep.status ?? 200;
     response = jsonResponse(status, status === 204 ? null : JSON.stringify(result), headers);
   } catch (err) {
     response = errorResponse(err, requestId, headers, { method: request.method, path, route });
   }
   logger.info(
-    { requestId, method: request.method, route: route ? `${UPLOAD_PREFIX}${route}` : url.pathname, status: response.status, durationMs: Math.round(performance.now() - started), organizationId },
+    {
+      requestId,
+      method: request.method,
+      route: route ? `${UPLOAD_PREFIX}${route}` : url.pathname,
+      status: response.status,
+      durationMs: Math.round(performance.now() - started),
+      organizationId,
+    },
     "request",
   );
   return response;

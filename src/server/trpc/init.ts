@@ -68,7 +68,8 @@ const appErrors = t.middleware(async ({ next, path, ctx, getRawInput }) => {
     const cause = result.error.cause;
     const app = toAppError(cause);
     if (app) {
-      if (app !== cause) logger.warn({ err: cause, requestId: ctx.requestId, path }, "the database refused a value of the request");
+      if (app !== cause)
+        logger.warn({ err: cause, requestId: ctx.requestId, path }, "the database refused a value of the request");
       throw asTrpcError(app);
     }
   }

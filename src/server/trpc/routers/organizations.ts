@@ -21,13 +21,11 @@ export const organizationsRouter = router({
   list: authedProcedure.output(OrganizationList).query(({ ctx }) => listOrganizations(ctx.user.id, { limit: 100 })),
   current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(ctx.user.id, ctx.actor.organizationId)),
   /** The user's role in the active organization and what it lets them do: the dashboard shows only that. */
-  me: orgProcedure
-    .output(Me)
-    .query(async ({ ctx }) => ({
-      role: ctx.actor.role,
-      can: capabilities(ctx.actor),
-      platformAdmin: await isPlatformAdmin(ctx.user.id),
-    })),
+  me: orgProcedure.output(Me).query(async ({ ctx }) => ({
+    role: ctx.actor.role,
+    can: capabilities(ctx.actor),
+    platformAdmin: await isPlatformAdmin(ctx.user.id),
+  })),
   create: authedProcedure
     .input(CreateOrganizationInput)
     .output(Organization)

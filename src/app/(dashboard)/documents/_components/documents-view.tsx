@@ -21,7 +21,9 @@ export function DocumentsView() {
       />
       {!can.admin && (
         <div className="mb-4">
-          <ReadOnlyNotice>Only owners and admins upload, change or delete documents. You can view and download them.</ReadOnlyNotice>
+          <ReadOnlyNotice>
+            Only owners and admins upload, change or delete documents. You can view and download them.
+          </ReadOnlyNotice>
         </div>
       )}
       <Tabs<Tab>

@@ -32,7 +32,12 @@ const TYPE_SUGGESTIONS = ["Insurance licence", "Operating permit", "Tax clearanc
 type Errors = Partial<Record<"file" | "name" | "type", string>>;
 
 // A file's name without its extension: a sensible default for the document's name.
-const baseName = (fileName: string) => fileName.replace(/\.[^.]+$/, "").replace(/[_-]+/g, " ").trim().slice(0, 120);
+const baseName = (fileName: string) =>
+  fileName
+    .replace(/\.[^.]+$/, "")
+    .replace(/[_-]+/g, " ")
+    .trim()
+    .slice(0, 120);
 
 export function DocumentUploadForm({ kind, onUploaded }: { kind: DocumentKind; onUploaded: () => Promise<unknown> }) {
   const config = KINDS[kind];

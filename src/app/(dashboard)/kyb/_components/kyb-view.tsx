@@ -88,13 +88,13 @@ function Explanation({ kyb, canSubmit }: { kyb: Kyb; canSubmit: boolean }): Reac
       return (
         <div className="space-y-2 text-sm text-slate-600">
           <p>
-            Withdrawals to your bank account need an approved verification. Upload two documents and a Coverdesk reviewer
-            checks them:
+            Withdrawals to your bank account need an approved verification. Upload two documents and a Coverdesk reviewer checks
+            them:
           </p>
           <ul className="list-disc space-y-1 pl-5">
             <li>
-              your <strong className="font-medium text-slate-800">certificate of incorporation</strong>, showing the business
-              is registered;
+              your <strong className="font-medium text-slate-800">certificate of incorporation</strong>, showing the business is
+              registered;
             </li>
             <li>
               your <strong className="font-medium text-slate-800">tax certificate</strong> (TIN), showing it is registered for
@@ -106,8 +106,8 @@ function Explanation({ kyb, canSubmit }: { kyb: Kyb; canSubmit: boolean }): Reac
     case "pending":
       return (
         <p className="text-sm text-slate-600">
-          Your documents were submitted on {formatDateTime(kyb.submittedAt)} and are being reviewed. This page shows the
-          decision as soon as a reviewer makes it; withdrawals open once it is approved.
+          Your documents were submitted on {formatDateTime(kyb.submittedAt)} and are being reviewed. This page shows the decision
+          as soon as a reviewer makes it; withdrawals open once it is approved.
         </p>
       );
     case "approved":

@@ -41,7 +41,10 @@ export function KybQueueView({ initialFilter }: { initialFilter: QueueFilter }) 
 
   return (
     <>
-      <PageHeader title="KYB reviews" description="Businesses' verification documents. Pending submissions first, oldest first." />
+      <PageHeader
+        title="KYB reviews"
+        description="Businesses' verification documents. Pending submissions first, oldest first."
+      />
       <Tabs<QueueFilter>
         id="kyb-queue"
         label="Filter by status"
@@ -70,7 +73,9 @@ export function KybQueueView({ initialFilter }: { initialFilter: QueueFilter }) 
                 >
                   <span className="group-hover:underline">{r.organizationName}</span>
                   {/* On a phone the other columns fold in here. */}
-                  <span className="block truncate text-xs font-normal text-slate-500 sm:hidden">{r.organizationEmail ?? "No email"}</span>
+                  <span className="block truncate text-xs font-normal text-slate-500 sm:hidden">
+                    {r.organizationEmail ?? "No email"}
+                  </span>
                   <span className="mt-1 flex flex-wrap items-center gap-2 text-xs font-normal text-slate-500 sm:hidden">
                     <KybStatusBadge status={r.status} /> {formatDateTime(r.submittedAt)}
                   </span>

@@ -40,7 +40,10 @@ export function KybReviewView({ organizationId }: { organizationId: string }) {
   );
 
   const back = (
-    <Link href="/admin/kyb" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900">
+    <Link
+      href="/admin/kyb"
+      className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900"
+    >
       <ArrowLeft className="h-4 w-4" aria-hidden /> All submissions
     </Link>
   );
@@ -63,7 +66,10 @@ export function KybReviewView({ organizationId }: { organizationId: string }) {
         {back}
         <Card>
           {info.code === "not_found" ? (
-            <EmptyState title="No submission here" description="This organization has not submitted KYB documents, or does not exist." />
+            <EmptyState
+              title="No submission here"
+              description="This organization has not submitted KYB documents, or does not exist."
+            />
           ) : (
             <ErrorState message={info.message} onRetry={() => review.refetch()} />
           )}
@@ -146,12 +152,7 @@ export function KybReviewView({ organizationId }: { organizationId: string }) {
         loading={approve.isPending}
         onConfirm={() => approve.mutate({ organizationId })}
       />
-      <RejectDialog
-        open={rejecting}
-        onOpenChange={setRejecting}
-        organization={organization}
-        onDecided={() => void refresh()}
-      />
+      <RejectDialog open={rejecting} onOpenChange={setRejecting} organization={organization} onDecided={() => void refresh()} />
     </>
   );
 }

@@ -37,7 +37,15 @@ export function RejectDialog({
   );
 }
 
-function RejectForm({ organizationId, onCancel, onDecided }: { organizationId: string; onCancel: () => void; onDecided: () => void }) {
+function RejectForm({
+  organizationId,
+  onCancel,
+  onDecided,
+}: {
+  organizationId: string;
+  onCancel: () => void;
+  onDecided: () => void;
+}) {
   const trpc = useTRPC();
   const reject = useMutation(trpc.admin.rejectKyb.mutationOptions());
   const [reason, setReason] = useState("");
@@ -67,7 +75,12 @@ function RejectForm({ organizationId, onCancel, onDecided }: { organizationId: s
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <FormError message={formError} />
-      <Field id="reject-reason" label="Reason" error={error ?? undefined} hint="For example: “The tax certificate is for another company.”">
+      <Field
+        id="reject-reason"
+        label="Reason"
+        error={error ?? undefined}
+        hint="For example: “The tax certificate is for another company.”"
+      >
         <Textarea
           id="reject-reason"
           rows={5}
