@@ -5,8 +5,6 @@
 // memory (at most the limit per declared file field) until the service has
 // validated everything, so a refused upload leaves nothing behind.
 import crypto from "node:crypto";
-import { Readable } from "node:stream";
-import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import busboy from "busboy";
 import { AppError, validationError } from "@/server/errors";
 import { sanitizeFileName } from "./file-name";
@@ -75,39 +73,60 @@ export async function readMultipart(
   } catch {
     throw new AppError("malformed_multipart", "The multipart boundary is missing or invalid");
   }
-  const source = Readable.fromWeb(request.body as unknown as NodeWebStream<Uint8Array>);
+  const reader = request.body.getReader();
 
   return new Promise<MultipartBody>((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: Record<string, UploadedFile> = {};
     const pending: Promise<void>[] = [];
+    const seen = new Set<string>();
     let settled = false;
-    let total = 0;
+    let stopPump: () => void = () => {};
+    const stopped = new Promise<void>((r) => (stopPump = r));
     const fail = (err: AppError) => {
       if (settled) return;
       settled = true;
-      source.unpipe(parser);
-      source.destroy();
+      stopPump();
       parser.removeAllListeners();
       parser.on("error", () => {});
       reject(err);
     };
 
-    source.on("data", (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > maxTotal) fail(new AppError("payload_too_large", `The body is over ${maxTotal} bytes`));
-    });
-    source.on("error", () => fail(new AppError("malformed_multipart", "The upload was interrupted")));
+    // The body is pumped from the request's own reader into busboy. On a
+    // refusal the reader is cancelled — never the stream destroyed under the
+    // framework, which still feeds it (that threw "ReadableStream is already
+    // closed" as an uncaught exception).
+    const pump = async () => {
+      let total = 0;
+      try {
+        for (;;) {
+          if (settled) break;
+          const { done, value } = await reader.read();
+          if (done) {
+            if (!settled) parser.end();
+            return;
+          }
+          total += value.byteLength;
+          if (total > maxTotal) return fail(new AppError("payload_too_large", `The body is over ${maxTotal} bytes`));
+          if (!parser.write(value)) await Promise.race([new Promise((r) => parser.once("drain", r)), stopped]);
+        }
+      } catch {
+        fail(new AppError("malformed_multipart", "The upload was interrupted"));
+      } finally {
+        if (settled) await reader.cancel().catch(() => {});
+      }
+    };
 
     parser.on("file", (field, stream, info) => {
       if (!opts.files.includes(field)) {
         stream.resume();
         return fail(validationError([{ path: field, message: `unknown file field; expected ${opts.files.join(", ")}` }]));
       }
-      if (files[field] || pending.length >= opts.files.length + 1) {
+      if (seen.has(field)) {
         stream.resume();
         return fail(validationError([{ path: field, message: "send one file per field" }]));
       }
+      seen.add(field);
       const chunks: Buffer[] = [];
       let size = 0;
       pending.push(
@@ -167,6 +186,6 @@ export async function readMultipart(
         resolve({ fields, files });
       });
     });
-    source.pipe(parser);
+    void pump();
   });
 }
