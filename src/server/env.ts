@@ -76,6 +76,8 @@ const schema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   PAYSTACK_BASE_URL: z.url().default("https://api.paystack.co"),
+  // Sandbox payouts settle this long after a withdrawal is requested.
+  PAYOUT_DELAY_SECONDS: int(5, 0, 86_400),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
   // UploadThing stores files when set (https://uploadthing.com → API keys); the local disk otherwise.
   UPLOADTHING_TOKEN: z

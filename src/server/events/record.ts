@@ -7,9 +7,22 @@ import type { Tx } from "@/server/db/client";
 export const EVENT_TYPES = ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"] as const;
 /**
  * Events kept in the outbox for the platform's own reactions (emails), not
- * offered to webhooks: a business's KYB moves.
+ * offered to webhooks: a business's KYB moves, bank accounts and withdrawals.
  */
-export const INTERNAL_EVENT_TYPES = ["kyb.submitted", "kyb.approved", "kyb.rejected"] as const;
+export const INTERNAL_EVENT_TYPES = [
+  "kyb.submitted",
+  "kyb.approved",
+  "kyb.rejected",
+  "bank_account.added",
+  "bank_account.verified",
+  "bank_account.verification_failed",
+  "bank_account.default_changed",
+  "bank_account.removed",
+  "withdrawal.requested",
+  "withdrawal.processing",
+  "withdrawal.paid",
+  "withdrawal.failed",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | (typeof INTERNAL_EVENT_TYPES)[number] | "ping";
 
 export const newEventId = () => `evt_${crypto.randomBytes(12).toString("base64url")}`;
