@@ -101,6 +101,17 @@ export const factories: Record<string, Factory> = {
       }),
     };
   },
+  "/business/payment-methods/bank-accounts/{id}": async (t) => {
+    // Pending verification, so that a verify, default or removal getting through would show.
+    const accountNumber = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
+    const a = await ok(
+      await t.write.post("business/payment-methods/bank-accounts", {
+        data: { bankName: "Access Bank", accountNumber, accountName: "Matrix Stores Ltd" },
+      }),
+      201,
+    );
+    return { id: a.id, read: () => findIn(t, "/business/payment-methods/bank-accounts", a.id) };
+  },
 };
 
 /** Records of one tenant, made on demand, once per kind. */

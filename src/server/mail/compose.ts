@@ -8,7 +8,7 @@ import { storageNamed } from "@/server/files/storage";
 import type { Email } from "@/server/integrations/email";
 import { logger } from "@/server/logger";
 import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
-import { claimSubmitted, customerReceipt, kybApproved, kybRejected, paymentReceived } from "./templates";
+import { claimSubmitted, customerReceipt, kybApproved, kybRejected, paymentReceived, withdrawalFailed } from "./templates";
 
 const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
 
@@ -67,6 +67,22 @@ export async function composeMail(task: MailTask): Promise<Email> {
       return { to, ...kybApproved({ business }) };
     case "kyb_rejected":
       return { to, ...kybRejected({ business, reason: dataOf(kind, task).reason }) };
+    case "withdrawal_failed": {
+      const d = dataOf(kind, task);
+      const account = await db.bankAccount.findFirst({
+        where: { id: d.bankAccountId, organizationId: task.organizationId },
+        select: { bankName: true, accountNumberLast4: true },
+      });
+      return {
+        to,
+        ...withdrawalFailed({
+          ...d,
+          business,
+          bankName: account?.bankName ?? "your bank",
+          last4: account?.accountNumberLast4 ?? "",
+        }),
+      };
+    }
     case "customer_receipt": {
       const d = dataOf(kind, task);
       const payment = await db.payment.findFirst({ where: { reference: d.reference, organizationId: task.organizationId } });

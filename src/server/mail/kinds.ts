@@ -4,7 +4,14 @@
 // never change for the sake of an email.
 import { z } from "zod";
 
-export const MAIL_KINDS = ["payment_received", "customer_receipt", "claim_submitted", "kyb_approved", "kyb_rejected"] as const;
+export const MAIL_KINDS = [
+  "payment_received",
+  "customer_receipt",
+  "claim_submitted",
+  "kyb_approved",
+  "kyb_rejected",
+  "withdrawal_failed",
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 const PaymentData = z.object({
@@ -30,6 +37,13 @@ export const MAIL_DATA = {
   claim_submitted: ClaimData,
   kyb_approved: z.object({}),
   kyb_rejected: z.object({ reason: z.string() }),
+  withdrawal_failed: z.object({
+    id: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    bankAccountId: z.string(),
+    failureReason: z.string(),
+  }),
 } satisfies Record<MailKind, z.ZodType>;
 
 export type MailData<K extends MailKind> = z.output<(typeof MAIL_DATA)[K]>;

@@ -22,6 +22,7 @@ const BUSINESS_MAIL: Record<string, MailKind> = {
   "claim.submitted": "claim_submitted",
   "kyb.approved": "kyb_approved",
   "kyb.rejected": "kyb_rejected",
+  "withdrawal.failed": "withdrawal_failed",
 };
 
 function dataFor(kind: MailKind, event: OutboxEvent): Prisma.InputJsonValue | null {

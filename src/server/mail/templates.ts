@@ -140,3 +140,35 @@ export function customerReceipt(d: {
     }),
   };
 }
+
+export function withdrawalFailed(d: {
+  business: string;
+  amount: string;
+  currency: string;
+  bankName: string;
+  last4: string;
+  failureReason: string;
+}): RenderedMail {
+  const link = `${env.APP_URL}/earnings`;
+  const amount = money(d.amount, d.currency);
+  const account = d.last4 ? `${d.bankName} ••••${d.last4}` : d.bankName;
+  return {
+    subject: `Your withdrawal of ${amount} failed`,
+    link,
+    ...layoutEmail({
+      heading: `Your withdrawal of ${amount} failed`,
+      paragraphs: [
+        `The withdrawal of ${amount} to ${account} could not be paid out.`,
+        `Reason: ${d.failureReason}`,
+        "The money is back in your available balance: you can withdraw it again.",
+      ],
+      details: [
+        { label: "Amount", value: amount },
+        { label: "Bank account", value: account },
+        { label: "Reason", value: d.failureReason },
+      ],
+      action: { label: "View earnings", url: link },
+      footer: notificationFooter(d.business),
+    }),
+  };
+}

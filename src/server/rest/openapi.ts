@@ -20,6 +20,11 @@ const Problem = z
     detail: z.string(),
     requestId: z.string(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    attemptsRemaining: z
+      .number()
+      .int()
+      .optional()
+      .describe("Wrong bank account verification code: tries left (0: the account can no longer be verified)"),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details" });
 

@@ -4,9 +4,25 @@ import { AppError, type FieldError } from "@/server/errors";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
 
+/**
+ * The members of an AppError's `extra` a client may see beside `errors`, at
+ * the top level of a problem (REST) and in `data` (tRPC). Anything else in
+ * `extra` (the Allow header's value, internal details) stays on the server.
+ */
+export interface PublicExtra {
+  /** A wrong bank account verification code: tries left. */
+  attemptsRemaining?: number;
+}
+const PUBLIC_EXTRA: (keyof PublicExtra)[] = ["attemptsRemaining"];
+
+export function publicExtra(err: AppError): PublicExtra {
+  return Object.fromEntries(PUBLIC_EXTRA.filter((k) => err.extra[k] !== undefined).map((k) => [k, err.extra[k]])) as PublicExtra;
+}
+
 /** The JSON text of the problem details for `err`. */
 export function problemBody(err: AppError, requestId: string): string {
-  const { errors, ...extra } = err.extra;
+  const { errors } = err.extra;
+  const extra = publicExtra(err);
   return JSON.stringify({
     type: `https://coverdesk.dev/errors/${err.code}`,
     title: err.title,

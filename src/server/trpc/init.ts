@@ -10,7 +10,7 @@ import { AppError, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { resolveActiveMembership } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
-import { fieldErrors } from "@/server/rest/problem";
+import { fieldErrors, publicExtra } from "@/server/rest/problem";
 import { assertSafeInput } from "@/server/text";
 
 export async function createContext(opts: { headers: Headers }) {
@@ -44,6 +44,7 @@ const t = initTRPC.context<Context>().create({
         ...data,
         code: app?.code ?? (zod ? "validation_failed" : shape.data.code),
         errors: app?.extra.errors ?? (zod ? fieldErrors(zod) : undefined),
+        ...(app ? publicExtra(app) : {}),
       },
     };
   },

@@ -1,7 +1,9 @@
 import { router } from "./init";
 import { adminRouter } from "./routers/admin";
 import { apiKeysRouter } from "./routers/api-keys";
+import { bankAccountsRouter } from "./routers/bank-accounts";
 import { documentsRouter } from "./routers/documents";
+import { earningsRouter } from "./routers/earnings";
 import { kybRouter } from "./routers/kyb";
 import { claimsRouter, coveragesRouter, paymentsRouter } from "./routers/money";
 import { organizationsRouter } from "./routers/organizations";
@@ -22,6 +24,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   documents: documentsRouter,
   kyb: kybRouter,
+  earnings: earningsRouter,
+  bankAccounts: bankAccountsRouter,
   admin: adminRouter,
 });
 

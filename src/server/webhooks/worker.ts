@@ -10,6 +10,7 @@ import { sweepExpiredRows } from "@/server/housekeeping";
 import { logger } from "@/server/logger";
 import { planMailTasks } from "@/server/mail/plan";
 import { runDueMail } from "@/server/mail/sender";
+import { runDuePayouts } from "@/server/payouts/job";
 import { logAttempt, sendOnce } from "./deliver";
 
 const BATCH = 20;
@@ -98,8 +99,10 @@ export async function runDueTasks(): Promise<number> {
   return tasks.length;
 }
 
-/** One pass of the worker: fan out, then deliver webhooks and mail, until nothing is left that is due. */
+/** One pass of the worker: payouts, then fan out, deliver webhooks and mail, until nothing is left that is due. */
 export async function workOnce(): Promise<void> {
+  // First: a payout's events (and its owner mail) are then dispatched in this same pass.
+  while ((await runDuePayouts()) > 0);
   while ((await dispatchEvents()) > 0);
   while ((await runDueTasks()) > 0);
   while ((await runDueMail()) > 0);

@@ -1,7 +1,9 @@
 import type { AnyEndpoint } from "../endpoint";
 import { apiKeyEndpoints } from "./api-keys";
+import { bankAccountEndpoints } from "./bank-accounts";
 import { claimEndpoints } from "./claims";
 import { documentEndpoints } from "./documents";
+import { earningsEndpoints } from "./earnings";
 import { kybEndpoints } from "./kyb";
 import { organizationEndpoints } from "./organizations";
 import { paymentEndpoints } from "./payments";
@@ -22,4 +24,6 @@ export const endpoints: AnyEndpoint[] = [
   ...settingsEndpoints,
   ...documentEndpoints,
   ...kybEndpoints,
+  ...earningsEndpoints,
+  ...bankAccountEndpoints,
 ];

@@ -1,5 +1,7 @@
 // Platform administration for the /admin pages: the KYB review queue and the
-// decisions. Every procedure answers 404 to anyone but a platform admin.
+// decisions, and every organization's payouts. Every procedure answers 404 to anyone but a platform admin.
+import { PayoutItem, PayoutRef, PayoutsInput, PayoutsPage } from "@/server/admin/payout-schemas";
+import { listPayouts, retryPayout } from "@/server/admin/payouts";
 import { KybQueueInput, KybQueuePage, KybReview, OrganizationRef } from "@/server/admin/schemas";
 import { approveKyb, kybQueue, kybReview, rejectKyb } from "@/server/admin/service";
 import { Kyb, RejectKybInput } from "@/server/kyb/schemas";
@@ -22,4 +24,12 @@ export const adminRouter = router({
     .input(RejectKybInput)
     .output(Kyb)
     .mutation(({ ctx, input }) => rejectKyb(ctx.admin, input)),
+  payouts: platformAdminProcedure
+    .input(PayoutsInput)
+    .output(PayoutsPage)
+    .query(({ ctx, input }) => listPayouts(ctx.admin, input)),
+  retryPayout: platformAdminProcedure
+    .input(PayoutRef)
+    .output(PayoutItem)
+    .mutation(({ ctx, input }) => retryPayout(ctx.admin, input.id)),
 });

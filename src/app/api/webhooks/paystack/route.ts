@@ -1,10 +1,11 @@
-// POST /api/webhooks/paystack — Paystack's signed notification of a charge.
+// POST /api/webhooks/paystack — Paystack's signed notification of a charge or of a withdrawal's transfer.
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { readText } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { verifyPaystackSignature } from "@/server/payments/provider";
 import { settleReference } from "@/server/payments/remote";
+import { isTransferEvent, settleTransferEvent } from "@/server/payouts/paystack-transfer-events";
 
 export const dynamic = "force-dynamic";
 
@@ -34,6 +35,15 @@ export async function POST(request: Request) {
       await settleReference(event.data.reference);
     } catch (err) {
       logger.error({ err, reference: event.data.reference }, "paystack webhook settle failed");
+      return new Response(null, { status: 500 });
+    }
+  }
+  if (isTransferEvent(event.event)) {
+    // Signed by Paystack: the transfer's outcome settles the withdrawal (already settled or unknown: nothing to do).
+    try {
+      await settleTransferEvent(event.event, event.data);
+    } catch (err) {
+      logger.error({ err, reference: event.data?.reference }, "paystack transfer webhook settle failed");
       return new Response(null, { status: 500 });
     }
   }

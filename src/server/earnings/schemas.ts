@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { KYB_STATUSES } from "@/server/kyb/schemas";
+import { pageOf, PageQuery } from "@/server/pagination";
+
+export const LEDGER_TYPES = ["payment", "fee", "withdrawal", "withdrawal_reversal"] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
+
+const DAY_MS = 86_400_000;
+/** The longest range the daily series answers. */
+export const MAX_SERIES_DAYS = 366;
+
+/** A calendar day "2026-01-31" (UTC) that exists. */
+const IsoDay = z.iso.date("must be a date like 2026-01-31");
+
+/** The UTC instant a "YYYY-MM-DD" day starts. */
+export const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
+/** The UTC instant after the last of the day: `to` is inclusive. */
+export const dayEnd = (day: string) => new Date(dayStart(day).getTime() + DAY_MS);
+
+const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
+
+export const ListTransactionsQuery = PageQuery.extend({
+  type: z.enum(LEDGER_TYPES, `must be one of ${LEDGER_TYPES.join(", ")}`).optional(),
+  from: IsoDay.optional().describe("First day (UTC), inclusive"),
+  to: IsoDay.optional().describe("Last day (UTC), inclusive"),
+}).refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] });
+export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
+
+export const SeriesQuery = z
+  .object({
+    from: IsoDay.optional().describe("First day (UTC); default 29 days before `to`"),
+    to: IsoDay.optional().describe("Last day (UTC), inclusive; default today"),
+  })
+  .refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] })
+  .refine((q) => !q.from || !q.to || (dayStart(q.to).getTime() - dayStart(q.from).getTime()) / DAY_MS < MAX_SERIES_DAYS, {
+    message: `the range is at most ${MAX_SERIES_DAYS} days`,
+    path: ["to"],
+  });
+export type SeriesQuery = z.output<typeof SeriesQuery>;
+
+const Money = z.string().describe('Decimal string, e.g. "150.00"');
+
+export const EarningsOverview = z
+  .object({
+    currency: z.string(),
+    totalEarned: Money.describe("Sum of successful payments"),
+    platformFees: Money.describe("Sum of platform fees (positive)"),
+    availableBalance: Money.describe("What can be withdrawn now: every ledger entry summed"),
+    pendingWithdrawals: Money.describe("Withdrawals pending or processing"),
+    totalWithdrawn: Money.describe("Withdrawals paid"),
+    last30Days: z.object({
+      net: Money.describe("Payments less fees, in the last 30 days"),
+      previous30DaysNet: Money.describe("The same, in the 30 days before"),
+    }),
+  })
+  .meta({ id: "EarningsOverview" });
+export type EarningsOverview = z.output<typeof EarningsOverview>;
+
+export const LedgerTransaction = z
+  .object({
+    id: z.string(),
+    type: z.enum(LEDGER_TYPES),
+    amount: z.string().describe('Signed decimal string: credits positive, debits negative, e.g. "-1.50"'),
+    currency: z.string(),
+    reference: z.string().describe("The payment's or the withdrawal's reference"),
+    description: z.string(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "LedgerTransaction" });
+export type LedgerTransaction = z.output<typeof LedgerTransaction>;
+
+export const LedgerTransactionList = pageOf(LedgerTransaction, "LedgerTransactionList");
+
+export const WITHDRAW_DISABLED_REASONS = ["kyb_not_approved", "no_verified_account", "nothing_available"] as const;
+
+/** What the dashboard needs to offer (or explain why not) a withdrawal. */
+export const WithdrawState = z.object({
+  kybStatus: z.enum(KYB_STATUSES),
+  hasVerifiedAccount: z.boolean(),
+  available: Money,
+  currency: z.string(),
+  disabledReason: z.enum(WITHDRAW_DISABLED_REASONS).nullable(),
+});
+export type WithdrawState = z.output<typeof WithdrawState>;
+
+export const SeriesPoint = z.object({
+  date: z.iso.date(),
+  gross: Money,
+  fees: Money.describe("Platform fees (positive)"),
+  net: Money,
+});
+export const EarningsSeries = z.array(SeriesPoint);
+export type EarningsSeries = z.output<typeof EarningsSeries>;

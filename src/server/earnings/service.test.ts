@@ -1,0 +1,168 @@
+// Earnings: the overview's figures after payments, fees, a pending, a paid and
+// a failed (reversed) withdrawal; the ledger list's filters; the dashboard's
+// withdraw state and daily series.
+import { beforeAll, describe, expect, it } from "vitest";
+import { connectDatabase, db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
+import { settleWithdrawal } from "@/server/payouts/settle";
+import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { requestWithdrawal } from "@/server/withdrawals/service";
+import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { ListTransactionsQuery, SeriesQuery } from "./schemas";
+import { getEarningsOverview, getEarningsSeries, getWithdrawState, listTransactions } from "./service";
+
+const DAY_MS = 86_400_000;
+const today = () => new Date().toISOString().slice(0, 10);
+const dayOffset = (n: number) => new Date(Date.now() + n * DAY_MS).toISOString().slice(0, 10);
+
+/** 150.00 paid in (fees 1.50 + 0.75); withdrawals: 40.00 pending, 20.00 paid, 10.13 failed. */
+async function busyOrg() {
+  const owner = await ownerWithOrganization();
+  await receivePayment(owner.actor, "100.00");
+  await receivePayment(owner.actor, "50.00");
+  await approveKyb(owner.actor);
+  const account = await bankAccount(owner.actor);
+  const withdraw = async (amount: number) => {
+    const w = await requestWithdrawal(owner.actor, WithdrawInput.parse({ amount, bankAccountId: account.id }));
+    return db.withdrawal.findUniqueOrThrow({ where: { id: w.id } });
+  };
+  await withdraw(40);
+  const paid = await withdraw(20);
+  await settleWithdrawal(paid.reference, "paid");
+  const failed = await withdraw(10.13);
+  await settleWithdrawal(failed.reference, "failed", "The bank refused the transfer");
+  return { ...owner, account, failed };
+}
+
+beforeAll(connectDatabase);
+
+describe("earnings overview", () => {
+  it("an organization with nothing: zeros in its currency", async () => {
+    const { actor } = await ownerWithOrganization();
+    expect(await getEarningsOverview(actor)).toEqual({
+      currency: "NGN",
+      totalEarned: "0.00",
+      platformFees: "0.00",
+      availableBalance: "0.00",
+      pendingWithdrawals: "0.00",
+      totalWithdrawn: "0.00",
+      last30Days: { net: "0.00", previous30DaysNet: "0.00" },
+    });
+  });
+
+  it("payments, fees, pending / paid / failed withdrawals", async () => {
+    const { actor, org } = await busyOrg();
+    const { actor: member } = await addMember(org.id, "MEMBER");
+    const expected = {
+      currency: "NGN",
+      totalEarned: "150.00",
+      platformFees: "2.25",
+      // 150.00 − 2.25 − 40.00 − 20.00 (the failed 10.13 came back)
+      availableBalance: "87.75",
+      pendingWithdrawals: "40.00",
+      totalWithdrawn: "20.00",
+      last30Days: { net: "147.75", previous30DaysNet: "0.00" },
+    };
+    expect(await getEarningsOverview(actor)).toEqual(expected);
+    expect(await getEarningsOverview(member)).toEqual(expected);
+    // Forty days on, this month's earnings are the previous 30 days'.
+    const later = await getEarningsOverview(actor, new Date(Date.now() + 40 * DAY_MS));
+    expect(later.last30Days).toEqual({ net: "0.00", previous30DaysNet: "147.75" });
+    const muchLater = await getEarningsOverview(actor, new Date(Date.now() + 70 * DAY_MS));
+    expect(muchLater.last30Days).toEqual({ net: "0.00", previous30DaysNet: "0.00" });
+  });
+});
+
+describe("ledger transactions", () => {
+  it("newest first with signed amounts; filters by type and day; paginates", async () => {
+    const { actor, failed } = await busyOrg();
+    const all = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "100" }));
+    expect(all.data.map((t) => t.type).sort()).toEqual(
+      ["fee", "fee", "payment", "payment", "withdrawal", "withdrawal", "withdrawal", "withdrawal_reversal"].sort(),
+    );
+    const times = all.data.map((t) => t.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(all.data[0]).toEqual({
+      id: expect.any(String),
+      type: "withdrawal_reversal",
+      amount: "10.13",
+      currency: "NGN",
+      reference: failed.reference,
+      description: expect.stringContaining("failed: The bank refused the transfer"),
+      createdAt: expect.any(String),
+    });
+
+    const fees = await listTransactions(actor, ListTransactionsQuery.parse({ type: "fee" }));
+    expect(fees.data.map((t) => t.amount).sort()).toEqual(["-0.75", "-1.50"]);
+    const debits = await listTransactions(actor, ListTransactionsQuery.parse({ type: "withdrawal" }));
+    expect(debits.data.map((t) => t.amount)).toEqual(["-10.13", "-20.00", "-40.00"]);
+
+    expect((await listTransactions(actor, ListTransactionsQuery.parse({ from: today(), to: today() }))).data).toHaveLength(8);
+    expect((await listTransactions(actor, ListTransactionsQuery.parse({ to: dayOffset(-1) }))).data).toEqual([]);
+    expect((await listTransactions(actor, ListTransactionsQuery.parse({ from: dayOffset(1) }))).data).toEqual([]);
+
+    const page1 = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "5" }));
+    const page2 = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "5", cursor: page1.nextCursor }));
+    expect(page2.nextCursor).toBeNull();
+    expect([...page1.data, ...page2.data].map((t) => t.id)).toEqual(all.data.map((t) => t.id));
+  });
+
+  it("refuses impossible days and from after to (a query error)", () => {
+    for (const bad of [{ from: "2026-02-30" }, { to: "yesterday" }, { from: "2026-03-02", to: "2026-03-01" }]) {
+      expect(ListTransactionsQuery.safeParse(bad).success).toBe(false);
+    }
+    expect(ListTransactionsQuery.safeParse({ from: "2026-03-01", to: "2026-03-01" }).success).toBe(true);
+    expect(ListTransactionsQuery.safeParse({ type: "refund" }).success).toBe(false);
+  });
+});
+
+describe("withdraw state", () => {
+  it("says why a withdrawal cannot be offered, in the order the service checks", async () => {
+    const { actor } = await ownerWithOrganization();
+    expect(await getWithdrawState(actor)).toEqual({
+      kybStatus: "not_submitted",
+      hasVerifiedAccount: false,
+      available: "0.00",
+      currency: "NGN",
+      disabledReason: "kyb_not_approved",
+    });
+    await approveKyb(actor);
+    expect((await getWithdrawState(actor)).disabledReason).toBe("no_verified_account");
+    await bankAccount(actor);
+    expect(await getWithdrawState(actor)).toMatchObject({ hasVerifiedAccount: true, disabledReason: "nothing_available" });
+    await receivePayment(actor, "10.00");
+    expect(await getWithdrawState(actor)).toEqual({
+      kybStatus: "approved",
+      hasVerifiedAccount: true,
+      available: "9.85",
+      currency: "NGN",
+      disabledReason: null,
+    });
+  });
+});
+
+describe("earnings series", () => {
+  it("daily gross, fees and net over the last 30 days by default, zeros included", async () => {
+    const { actor } = await busyOrg();
+    const series = await getEarningsSeries(actor, SeriesQuery.parse({}));
+    expect(series).toHaveLength(30);
+    expect(series[29]).toEqual({ date: today(), gross: "150.00", fees: "2.25", net: "147.75" });
+    expect(series[0]).toEqual({ date: dayOffset(-29), gross: "0.00", fees: "0.00", net: "0.00" });
+
+    const one = await getEarningsSeries(actor, SeriesQuery.parse({ from: dayOffset(-1), to: today() }));
+    expect(one.map((p) => p.net)).toEqual(["0.00", "147.75"]);
+  });
+
+  it("at most 366 days; from not after to", async () => {
+    const { actor } = await ownerWithOrganization();
+    expect(SeriesQuery.safeParse({ from: "2025-01-01", to: "2026-01-01" }).success).toBe(true); // 366 days
+    expect(SeriesQuery.safeParse({ from: "2025-01-01", to: "2026-01-02" }).success).toBe(false);
+    expect(SeriesQuery.safeParse({ from: "2026-01-02", to: "2026-01-01" }).success).toBe(false);
+    expect(await getEarningsSeries(actor, { from: "2025-01-01", to: "2026-01-01" })).toHaveLength(366);
+    // Only `from`, a long time ago: the default `to` (today) makes the range too long.
+    const err = await getEarningsSeries(actor, { from: "2020-01-01" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(422);
+  });
+});

@@ -1,0 +1,153 @@
+// What a business earned and where it went. Every figure is an aggregate over
+// the ledger (append-only) or the withdrawals, a handful of queries whatever
+// the number of rows.
+import type { LedgerTransaction as LedgerRow } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { assertCan, type Actor } from "@/server/actor";
+import { db, type Tx } from "@/server/db/client";
+import { validationError } from "@/server/errors";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { MIN_WITHDRAWAL_MINOR } from "@/server/withdrawals/schemas";
+import { availableBalance } from "@/server/withdrawals/service";
+import {
+  dayEnd,
+  dayStart,
+  MAX_SERIES_DAYS,
+  type EarningsOverview,
+  type EarningsSeries,
+  type LedgerTransaction,
+  type ListTransactionsQuery,
+  type SeriesQuery,
+  type WithdrawState,
+} from "./schemas";
+
+const DAY_MS = 86_400_000;
+const DEFAULT_SERIES_DAYS = 30;
+
+const currencyOf = async (organizationId: string) =>
+  (await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } })).currency;
+
+/** The overview's figures in minor units (also what the ledger check compares against). */
+export async function earningsTotals(organizationId: string, now = new Date(), client: Tx | typeof db = db) {
+  const d30 = new Date(now.getTime() - 30 * DAY_MS);
+  const d60 = new Date(now.getTime() - 60 * DAY_MS);
+  const [byType, byStatus, [recent]] = await Promise.all([
+    client.ledgerTransaction.groupBy({ by: ["type"], where: { organizationId }, _sum: { amountMinor: true } }),
+    client.withdrawal.groupBy({ by: ["status"], where: { organizationId }, _sum: { amountMinor: true } }),
+    client.$queryRaw<{ last: bigint; previous: bigint }[]>`
+      SELECT
+        coalesce(sum("amountMinor") FILTER (WHERE "createdAt" > ${d30}), 0)::bigint AS last,
+        coalesce(sum("amountMinor") FILTER (WHERE "createdAt" <= ${d30}), 0)::bigint AS previous
+      FROM ledger_transaction
+      WHERE "organizationId" = ${organizationId} AND type IN ('payment', 'fee')
+        AND "createdAt" > ${d60} AND "createdAt" <= ${now}`,
+  ]);
+  const ofType = (t: string) => byType.find((r) => r.type === t)?._sum.amountMinor ?? 0n;
+  const ofStatus = (s: string) => byStatus.find((r) => r.status === s)?._sum.amountMinor ?? 0n;
+  return {
+    totalEarned: ofType("payment"),
+    platformFees: -ofType("fee"),
+    availableBalance: byType.reduce((sum, r) => sum + (r._sum.amountMinor ?? 0n), 0n),
+    pendingWithdrawals: ofStatus("pending") + ofStatus("processing"),
+    totalWithdrawn: ofStatus("paid"),
+    last30Net: BigInt(recent?.last ?? 0n),
+    previous30Net: BigInt(recent?.previous ?? 0n),
+  };
+}
+
+export async function getEarningsOverview(actor: Actor, now = new Date()): Promise<EarningsOverview> {
+  assertCan(actor, "read");
+  const [currency, t] = await Promise.all([currencyOf(actor.organizationId), earningsTotals(actor.organizationId, now)]);
+  return {
+    currency,
+    totalEarned: formatMinor(t.totalEarned),
+    platformFees: formatMinor(t.platformFees),
+    availableBalance: formatMinor(t.availableBalance),
+    pendingWithdrawals: formatMinor(t.pendingWithdrawals),
+    totalWithdrawn: formatMinor(t.totalWithdrawn),
+    last30Days: { net: formatMinor(t.last30Net), previous30DaysNet: formatMinor(t.previous30Net) },
+  };
+}
+
+export const toLedgerTransaction = (row: LedgerRow): LedgerTransaction => ({
+  id: row.id,
+  type: row.type,
+  amount: formatMinor(row.amountMinor),
+  currency: row.currency,
+  reference: row.reference,
+  description: row.description,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function listTransactions(actor: Actor, query: ListTransactionsQuery): Promise<Page<LedgerTransaction>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const createdAt = {
+    ...(query.from ? { gte: dayStart(query.from) } : {}),
+    ...(query.to ? { lt: dayEnd(query.to) } : {}),
+  };
+  const rows = await db.ledgerTransaction.findMany({
+    ...args,
+    where: {
+      AND: [
+        { organizationId: actor.organizationId },
+        query.type ? { type: query.type } : {},
+        query.from || query.to ? { createdAt } : {},
+        args.where,
+      ],
+    },
+  });
+  return toPage(rows, query, toLedgerTransaction);
+}
+
+/** Whether the dashboard may offer a withdrawal, and why not (in the order the service checks). */
+export async function getWithdrawState(actor: Actor): Promise<WithdrawState> {
+  assertCan(actor, "read");
+  const orgId = actor.organizationId;
+  const [kyb, verified, available, currency] = await Promise.all([
+    db.kyb.findUnique({ where: { organizationId: orgId }, select: { status: true } }),
+    db.bankAccount.count({ where: { organizationId: orgId, status: "verified", deletedAt: null } }),
+    availableBalance(orgId),
+    currencyOf(orgId),
+  ]);
+  const kybStatus = kyb?.status ?? "not_submitted";
+  const disabledReason =
+    kybStatus !== "approved"
+      ? "kyb_not_approved"
+      : verified === 0
+        ? "no_verified_account"
+        : available < MIN_WITHDRAWAL_MINOR
+          ? "nothing_available"
+          : null;
+  return { kybStatus, hasVerifiedAccount: verified > 0, available: formatMinor(available), currency, disabledReason };
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Daily gross (payments), fees and net, UTC days from `from` to `to` inclusive, zeros included. */
+export async function getEarningsSeries(actor: Actor, query: SeriesQuery, now = new Date()): Promise<EarningsSeries> {
+  assertCan(actor, "read");
+  const to = query.to ?? isoDay(now);
+  const from = query.from ?? isoDay(new Date(dayStart(to).getTime() - (DEFAULT_SERIES_DAYS - 1) * DAY_MS));
+  const days = Math.round((dayStart(to).getTime() - dayStart(from).getTime()) / DAY_MS) + 1;
+  if (days < 1) throw validationError([{ path: "from", message: "must not be after `to`" }]);
+  if (days > MAX_SERIES_DAYS) throw validationError([{ path: "to", message: `the range is at most ${MAX_SERIES_DAYS} days` }]);
+
+  const rows = await db.$queryRaw<{ day: Date; gross: bigint; fees: bigint }[]>`
+    SELECT date_trunc('day', "createdAt") AS day,
+      coalesce(sum("amountMinor") FILTER (WHERE type = 'payment'), 0)::bigint AS gross,
+      coalesce(-sum("amountMinor") FILTER (WHERE type = 'fee'), 0)::bigint AS fees
+    FROM ledger_transaction
+    WHERE "organizationId" = ${actor.organizationId} AND type IN ('payment', 'fee')
+      AND "createdAt" >= ${dayStart(from)} AND "createdAt" < ${dayEnd(to)}
+    GROUP BY 1`;
+  const byDay = new Map(rows.map((r) => [isoDay(new Date(r.day)), r]));
+  const start = dayStart(from).getTime();
+  return Array.from({ length: days }, (_, i) => {
+    const date = isoDay(new Date(start + i * DAY_MS));
+    const row = byDay.get(date);
+    const gross = BigInt(row?.gross ?? 0n);
+    const fees = BigInt(row?.fees ?? 0n);
+    return { date, gross: formatMinor(gross), fees: formatMinor(fees), net: formatMinor(gross - fees) };
+  });
+}

@@ -1,0 +1,102 @@
+// The ledger check: a healthy organization passes; entries written by hand
+// that break an invariant are reported.
+import { beforeAll, describe, expect, it } from "vitest";
+import { connectDatabase, db } from "@/server/db/client";
+import { settleWithdrawal } from "@/server/payouts/settle";
+import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { requestWithdrawal } from "@/server/withdrawals/service";
+import { ownerWithOrganization } from "@/test/fixtures";
+import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { checkLedger, ledgerCheckReport } from "./check";
+
+/** Payments, a pending, a paid and a failed withdrawal: everything done through the services. */
+async function healthyOrg() {
+  const owner = await ownerWithOrganization();
+  await receivePayment(owner.actor, "100.00");
+  await approveKyb(owner.actor);
+  const account = await bankAccount(owner.actor);
+  const withdraw = async (amount: number) => {
+    const w = await requestWithdrawal(owner.actor, WithdrawInput.parse({ amount, bankAccountId: account.id }));
+    return db.withdrawal.findUniqueOrThrow({ where: { id: w.id } });
+  };
+  await withdraw(10);
+  await settleWithdrawal((await withdraw(20)).reference, "paid");
+  const failed = await withdraw(30.13);
+  await settleWithdrawal(failed.reference, "failed", "refused");
+  return { ...owner, failed, withdraw };
+}
+
+const entry = (
+  organizationId: string,
+  type: "withdrawal" | "withdrawal_reversal" | "payment",
+  amountMinor: bigint,
+  reference: string,
+) => ({
+  organizationId,
+  type,
+  amountMinor,
+  currency: "NGN",
+  reference,
+  description: "written by hand",
+});
+
+beforeAll(connectDatabase);
+
+describe("checkLedger", () => {
+  it("passes a healthy organization", async () => {
+    const { org } = await healthyOrg();
+    expect(await checkLedger(org.id)).toEqual({ organizations: 1, problems: [] });
+  });
+
+  it("reports a debit that overdraws and has no withdrawal", async () => {
+    const { org } = await healthyOrg();
+    await db.ledgerTransaction.create({ data: entry(org.id, "withdrawal", -100_000n, "wd_by_hand") });
+    const { problems } = await checkLedger(org.id);
+    const messages = problems.map((p) => p.message);
+    expect(problems.every((p) => p.organizationId === org.id)).toBe(true);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^balance -931\.50 after entry /),
+        "1 withdrawal entr(ies) with reference wd_by_hand and no withdrawal",
+      ]),
+    );
+  });
+
+  it("reports a balance that was negative for a while, even when it ends positive", async () => {
+    const { org } = await ownerWithOrganization();
+    const t = Date.now() - 60_000;
+    await db.ledgerTransaction.create({ data: { ...entry(org.id, "payment", 1000n, "p1"), createdAt: new Date(t + 1000) } });
+    expect((await checkLedger(org.id)).problems).toEqual([]);
+    const early = await db.ledgerTransaction.create({
+      data: { ...entry(org.id, "payment", 1000n, "p0"), type: "fee", amountMinor: -500n, createdAt: new Date(t) },
+    });
+    expect(await checkLedger(org.id)).toEqual({
+      organizations: 1,
+      problems: [{ organizationId: org.id, message: `balance -5.00 after entry ${early.id} (${new Date(t).toISOString()})` }],
+    });
+  });
+
+  it("reports a failed withdrawal without its reversal, and a second reversal", async () => {
+    const { org, failed, withdraw } = await healthyOrg();
+    const pending = await withdraw(1);
+    await db.withdrawal.update({ where: { id: pending.id }, data: { status: "failed" } });
+    await db.ledgerTransaction.create({ data: entry(org.id, "withdrawal_reversal", failed.amountMinor, failed.reference) });
+    const messages = (await checkLedger(org.id)).problems.map((p) => p.message);
+    expect(messages.sort()).toEqual(
+      [
+        `withdrawal ${pending.id} (failed) has 1 withdrawal debit(s) and 0 reversal(s)`,
+        `withdrawal ${failed.id} (failed) has 1 withdrawal debit(s) and 2 reversal(s)`,
+      ].sort(),
+    );
+  });
+
+  it("the ledger:check report: one line per problem and exit 1, or ledger ok", async () => {
+    const { org } = await healthyOrg();
+    expect(await ledgerCheckReport(org.id)).toEqual({ lines: ["ledger ok: 1 organizations"], exitCode: 0 });
+    await db.ledgerTransaction.create({ data: entry(org.id, "withdrawal", -100_000n, "wd_by_hand") });
+    const broken = await ledgerCheckReport(org.id);
+    expect(broken.exitCode).toBe(1);
+    expect(broken.lines).toHaveLength(2);
+    expect(broken.lines.every((l) => l.startsWith(`${org.id}: `))).toBe(true);
+  });
+});

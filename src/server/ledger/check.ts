@@ -1,0 +1,100 @@
+// The ledger's invariants, recomputed from the entries themselves: a balance
+// that never dips below zero, the overview agreeing with the entries, and each
+// withdrawal's debits and reversals matching its status.
+import { formatMinor } from "@/lib/money";
+import { db, type Tx } from "@/server/db/client";
+import { earningsTotals } from "@/server/earnings/service";
+import { baseReference } from "@/server/payouts/references";
+
+export interface LedgerProblem {
+  organizationId: string;
+  message: string;
+}
+
+/** Checks one organization, or every organization with ledger entries or withdrawals. */
+export async function checkLedger(organizationId?: string): Promise<{ organizations: number; problems: LedgerProblem[] }> {
+  const ids = organizationId ? [organizationId] : await organizationsWithMoney();
+  const problems: LedgerProblem[] = [];
+  for (const id of ids) {
+    // One snapshot per organization, so entries written meanwhile cannot make the figures disagree.
+    const found = await db.$transaction((tx) => checkOrganization(tx, id), { isolationLevel: "RepeatableRead", timeout: 60_000 });
+    problems.push(...found.map((message) => ({ organizationId: id, message })));
+  }
+  return { organizations: ids.length, problems };
+}
+
+/** What `npm run ledger:check` prints, line by line, and its exit code. */
+export async function ledgerCheckReport(organizationId?: string): Promise<{ lines: string[]; exitCode: number }> {
+  const { organizations, problems } = await checkLedger(organizationId);
+  if (problems.length === 0) return { lines: [`ledger ok: ${organizations} organizations`], exitCode: 0 };
+  return { lines: problems.map((p) => `${p.organizationId}: ${p.message}`), exitCode: 1 };
+}
+
+async function organizationsWithMoney(): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT "organizationId" AS id FROM ledger_transaction
+    UNION SELECT "organizationId" AS id FROM withdrawal
+    ORDER BY id`;
+  return rows.map((r) => r.id);
+}
+
+async function checkOrganization(tx: Tx, organizationId: string): Promise<string[]> {
+  const problems: string[] = [];
+  const [entries, withdrawals] = await Promise.all([
+    tx.ledgerTransaction.findMany({
+      where: { organizationId },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true, type: true, amountMinor: true, reference: true, createdAt: true },
+    }),
+    tx.withdrawal.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
+  ]);
+
+  // (a) The running balance, taken after each instant: the entries one
+  // transaction writes together (a payment and its fee) share their createdAt
+  // and count as one step, whatever order their ids give them.
+  let balance = 0n;
+  for (let i = 0; i < entries.length; i++) {
+    balance += entries[i]!.amountMinor;
+    const next = entries[i + 1];
+    if (next && next.createdAt.getTime() === entries[i]!.createdAt.getTime()) continue;
+    if (balance < 0n) {
+      problems.push(`balance ${formatMinor(balance)} after entry ${entries[i]!.id} (${entries[i]!.createdAt.toISOString()})`);
+    }
+  }
+
+  // (b) The overview's available balance is the same sum.
+  const totals = await earningsTotals(organizationId, new Date(), tx);
+  if (totals.availableBalance !== balance) {
+    problems.push(`overview availableBalance ${formatMinor(totals.availableBalance)} ≠ ledger balance ${formatMinor(balance)}`);
+  }
+
+  // (c) Each withdrawal: one debit of its amount, plus — for every failure —
+  // one reversal crediting it back, then one more debit per retry. So debits
+  // exceed reversals by one unless it is failed now (then they are equal).
+  const byReference = new Map<string, { debits: bigint[]; reversals: bigint[] }>();
+  for (const e of entries) {
+    if (e.type !== "withdrawal" && e.type !== "withdrawal_reversal") continue;
+    // A retried withdrawal's entries carry R, R-r1, R-r2…: they all belong to R (src/server/payouts/references.ts).
+    const key = baseReference(e.reference);
+    const slot = byReference.get(key) ?? { debits: [], reversals: [] };
+    (e.type === "withdrawal" ? slot.debits : slot.reversals).push(e.amountMinor);
+    byReference.set(key, slot);
+  }
+  for (const w of withdrawals) {
+    const { debits, reversals } = byReference.get(baseReference(w.reference)) ?? { debits: [], reversals: [] };
+    byReference.delete(baseReference(w.reference));
+    const expectedReversals = w.status === "failed" ? debits.length : debits.length - 1;
+    if (debits.length === 0 || reversals.length !== expectedReversals) {
+      problems.push(
+        `withdrawal ${w.id} (${w.status}) has ${debits.length} withdrawal debit(s) and ${reversals.length} reversal(s)`,
+      );
+    }
+    if (debits.some((a) => a !== -w.amountMinor) || reversals.some((a) => a !== w.amountMinor)) {
+      problems.push(`withdrawal ${w.id}: an entry's amount is not ${formatMinor(w.amountMinor)}`);
+    }
+  }
+  for (const [reference, { debits, reversals }] of byReference) {
+    problems.push(`${debits.length + reversals.length} withdrawal entr(ies) with reference ${reference} and no withdrawal`);
+  }
+  return problems;
+}

@@ -1,0 +1,64 @@
+// Where money out goes: the payout provider sends the verification
+// micro-deposit for a new bank account (and, added beside this file, the
+// withdrawals' transfers). The sandbox is the default; Paystack is used when
+// PAYSTACK_SECRET_KEY is set, like payments.
+import { env } from "@/server/env";
+import { paystackClient, startPaystackVerification } from "./paystack-recipient";
+import { paystackTransfer } from "./paystack-transfers";
+import { sandboxPayouts } from "./sandbox";
+
+export interface PayoutAccount {
+  bankName: string;
+  /** The full 10-digit NUBAN; never stored in clear. */
+  accountNumber: string;
+  accountName: string;
+  currency: string;
+}
+
+export interface MicroDeposit {
+  /** The code the deposit's descriptor carries; the business types it back to verify the account. */
+  verificationCode: string;
+  /** The provider's id of the account for later transfers (Paystack transfer recipient), null for the sandbox. */
+  recipientCode: string | null;
+}
+
+/** One withdrawal's transfer. `reference` is the withdrawal's: the provider's idempotency key. */
+export interface TransferRequest {
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+  /** The provider's id of the bank account (Paystack transfer recipient), null for the sandbox. */
+  recipientCode: string | null;
+  bankName: string;
+  accountNumberLast4: string;
+}
+
+/** Accepted (settled later: by the payout job or the provider's webhook) or refused for good. Throws when the provider cannot answer now. */
+export type TransferResult = { status: "processing"; transferCode: string | null } | { status: "failed"; reason: string };
+
+/**
+ * One payout provider. Extend it member by member (withdrawals add
+ * `transfer(...)` here, implemented in their own file for each provider) and
+ * fill the new member in both objects below.
+ */
+export interface PayoutProvider {
+  readonly name: "sandbox" | "paystack";
+  /** "Sends" the small deposit that proves the business owns the account. Throws AppError (provider_error, validation_failed). */
+  startVerification(account: PayoutAccount): Promise<MicroDeposit>;
+  /** Sends a withdrawal's money (src/server/payouts/job.ts). */
+  transfer(t: TransferRequest): Promise<TransferResult>;
+}
+
+export function paystackPayouts(secretKey: string, baseUrl: string): PayoutProvider {
+  const client = paystackClient(secretKey, baseUrl);
+  return {
+    name: "paystack",
+    startVerification: (account) => startPaystackVerification(client, account),
+    transfer: paystackTransfer(secretKey, baseUrl),
+  };
+}
+
+/** Paystack when configured, else the sandbox. */
+export function activePayoutProvider(): PayoutProvider {
+  return env.PAYSTACK_SECRET_KEY ? paystackPayouts(env.PAYSTACK_SECRET_KEY, env.PAYSTACK_BASE_URL) : sandboxPayouts;
+}

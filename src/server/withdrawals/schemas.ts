@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { AmountNumber } from "@/lib/money";
+import { pageOf, PageQuery } from "@/server/pagination";
+
+export const WITHDRAWAL_STATUSES = ["pending", "processing", "paid", "failed"] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/** The smallest withdrawal, in minor units (1.00). */
+export const MIN_WITHDRAWAL_MINOR = 100n;
+
+export const WithdrawInput = z
+  .strictObject({
+    amount: AmountNumber.refine((minor) => minor >= MIN_WITHDRAWAL_MINOR, "must be at least 1.00").describe(
+      "At least 1.00, at most 2 decimals, e.g. 2500 or 2500.5",
+    ),
+    bankAccountId: z.string("must be a string").min(1, "must not be empty").max(100).describe("A verified bank account"),
+  })
+  .meta({ id: "WithdrawInput" });
+export type WithdrawInput = z.output<typeof WithdrawInput>;
+
+export const Withdrawal = z
+  .object({
+    id: z.string(),
+    amount: z.string().describe('Decimal string, e.g. "2500.00"'),
+    currency: z.string(),
+    bankAccountId: z.string(),
+    status: z.enum(WITHDRAWAL_STATUSES),
+    failureReason: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable().describe("When it was paid or failed"),
+  })
+  .meta({ id: "Withdrawal" });
+export type Withdrawal = z.output<typeof Withdrawal>;
+
+export const WithdrawalList = pageOf(Withdrawal, "WithdrawalList");
+
+export const ListWithdrawalsQuery = PageQuery.extend({
+  status: z.enum(WITHDRAWAL_STATUSES, `must be one of ${WITHDRAWAL_STATUSES.join(", ")}`).optional(),
+});
+export type ListWithdrawalsQuery = z.output<typeof ListWithdrawalsQuery>;

@@ -1,0 +1,121 @@
+// Money out. A withdrawal and its ledger debit are written in ONE transaction
+// that holds the organization's row lock: concurrent requests of one
+// organization check the balance one after another, so it never goes negative.
+import crypto from "node:crypto";
+import type { Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { assertCan, type Actor } from "@/server/actor";
+import { db, type Tx } from "@/server/db/client";
+import { env } from "@/server/env";
+import { AppError, notFound, validationError } from "@/server/errors";
+import { recordEvent } from "@/server/events/record";
+import { assertKybApproved } from "@/server/kyb/service";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { activePayoutProvider } from "@/server/payouts/provider";
+import { MIN_WITHDRAWAL_MINOR, type ListWithdrawalsQuery, type Withdrawal, type WithdrawInput } from "./schemas";
+
+export const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
+  id: row.id,
+  amount: formatMinor(row.amountMinor),
+  currency: row.currency,
+  bankAccountId: row.bankAccountId,
+  status: row.status,
+  failureReason: row.failureReason,
+  createdAt: row.createdAt.toISOString(),
+  completedAt: row.completedAt?.toISOString() ?? null,
+});
+
+// Paystack accepts lowercase letters, digits, - and _ in a transfer reference.
+const newReference = () => `wd_${crypto.randomBytes(16).toString("hex")}`;
+
+/**
+ * Takes the organization's balance lock for the rest of the transaction (404
+ * when the organization is gone). Every ledger DEBIT must be written under it.
+ */
+export async function lockOrganizationBalance(tx: Tx, organizationId: string): Promise<void> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM organization WHERE id = ${organizationId} FOR UPDATE`;
+  if (rows.length === 0) throw notFound("Organization");
+}
+
+/** The organization's available balance: the sum of all its ledger entries, in minor units. */
+export async function availableBalance(organizationId: string, client: Tx | typeof db = db): Promise<bigint> {
+  const sum = await client.ledgerTransaction.aggregate({ where: { organizationId }, _sum: { amountMinor: true } });
+  return sum._sum.amountMinor ?? 0n;
+}
+
+const insufficient = (available: bigint, currency: string) =>
+  new AppError("insufficient_funds", `The available balance is ${formatMinor(available)} ${currency}`);
+
+/** Who pays it out; the sandbox after a delay (so "pending" can be seen), a real provider's job at once. */
+function payoutTiming(now: Date) {
+  const provider = activePayoutProvider().name;
+  const delayMs = provider === "sandbox" ? env.PAYOUT_DELAY_SECONDS * 1000 : 0;
+  return { provider, runAt: new Date(now.getTime() + delayMs) };
+}
+
+export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Promise<Withdrawal> {
+  assertCan(actor, "admin");
+  if (input.amount < MIN_WITHDRAWAL_MINOR) throw validationError([{ path: "amount", message: "must be at least 1.00" }]);
+  const orgId = actor.organizationId;
+  return db.$transaction(
+    async (tx) => {
+      await lockOrganizationBalance(tx, orgId);
+      // The order the SPEC gives: KYB, then the account, then the balance.
+      await assertKybApproved(orgId, tx);
+      const account = await tx.bankAccount.findFirst({
+        where: { id: input.bankAccountId, organizationId: orgId, deletedAt: null },
+      });
+      if (!account) throw notFound("Bank account");
+      if (account.status !== "verified") {
+        throw new AppError("bank_account_not_verified", "Only a verified bank account can receive withdrawals");
+      }
+      const [org, available] = await Promise.all([
+        tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { currency: true } }),
+        availableBalance(orgId, tx),
+      ]);
+      if (input.amount > available) throw insufficient(available, org.currency);
+
+      // Taken after the lock: every entry the balance above counted is older, so
+      // replaying the ledger in createdAt order never dips below zero.
+      const now = new Date();
+      const reference = newReference();
+      const row = await tx.withdrawal.create({
+        data: {
+          organizationId: orgId,
+          bankAccountId: account.id,
+          amountMinor: input.amount,
+          currency: org.currency,
+          reference,
+          createdAt: now,
+          ...payoutTiming(now),
+        },
+      });
+      await tx.ledgerTransaction.create({
+        data: {
+          organizationId: orgId,
+          type: "withdrawal",
+          amountMinor: -input.amount,
+          currency: org.currency,
+          reference,
+          description: `Withdrawal to ${account.bankName} ••••${account.accountNumberLast4}`,
+          createdAt: now,
+        },
+      });
+      const withdrawal = toWithdrawal(row);
+      await recordEvent(tx, orgId, "withdrawal.requested", withdrawal);
+      return withdrawal;
+    },
+    // Requests of one organization queue on its lock: let them wait rather than time out.
+    { maxWait: 15_000, timeout: 30_000 },
+  );
+}
+
+export async function listWithdrawals(actor: Actor, query: ListWithdrawalsQuery): Promise<Page<Withdrawal>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const rows = await db.withdrawal.findMany({
+    ...args,
+    where: { organizationId: actor.organizationId, ...(query.status ? { status: query.status } : {}), ...args.where },
+  });
+  return toPage(rows, query, toWithdrawal);
+}
