@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Logo } from "@/components/logo";
 import { currentSession } from "@/server/session/current";
 import { AdminAccount } from "./_components/admin-account";
+import { AdminNav } from "./_components/admin-nav";
 
 export const dynamic = "force-dynamic";
 
@@ -22,6 +23,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
             <span className="truncate text-base font-semibold tracking-tight text-slate-900 sm:text-lg">Coverdesk admin</span>
           </Link>
           <AdminAccount email={session.user.email} hasDashboard={session.me !== null} />
+        </div>
+        <div className="mx-auto max-w-6xl px-2 sm:px-6">
+          <AdminNav />
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6 sm:px-8 sm:py-8">{children}</main>

@@ -6,9 +6,11 @@ import {
   FolderOpen,
   Home,
   KeyRound,
+  Landmark,
   Settings,
   ShieldCheck,
   Users,
+  Wallet,
   Webhook,
   type LucideIcon,
 } from "lucide-react";
@@ -27,6 +29,9 @@ export const NAV: NavItem[] = [
   { href: "/", label: "Home", icon: Home },
   { href: "/policies", label: "Policies", icon: FileText },
   { href: "/payments", label: "Payments", icon: CreditCard },
+  // Money out: readable by every member; withdrawing and managing accounts are for owners and admins.
+  { href: "/earnings", label: "Earnings", icon: Wallet },
+  { href: "/bank-accounts", label: "Bank accounts", icon: Landmark },
   { href: "/policyholders", label: "Policyholders", icon: ShieldCheck },
   { href: "/claims", label: "Claims", icon: ClipboardList },
   { href: "/documents", label: "Documents", icon: FolderOpen },

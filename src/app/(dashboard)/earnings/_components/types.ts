@@ -1,0 +1,26 @@
+// The shapes the money-out pages show, as the tRPC procedures return them.
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "@/server/trpc/root";
+
+type Out = inferRouterOutputs<AppRouter>;
+
+export type EarningsOverview = Out["earnings"]["overview"];
+export type WithdrawState = Out["earnings"]["withdrawState"];
+export type LedgerTransaction = Out["earnings"]["transactions"]["data"][number];
+export type Withdrawal = Out["earnings"]["withdrawals"]["data"][number];
+export type SeriesPoint = Out["earnings"]["series"][number];
+export type BankAccount = Out["bankAccounts"]["list"]["data"][number];
+
+export const TRANSACTION_TYPES = ["payment", "fee", "withdrawal", "withdrawal_reversal"] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export const TRANSACTION_LABEL: Record<TransactionType, string> = {
+  payment: "Payment",
+  fee: "Platform fee",
+  withdrawal: "Withdrawal",
+  withdrawal_reversal: "Withdrawal reversed",
+};
+
+export const WITHDRAWAL_STATUSES = ["pending", "processing", "paid", "failed"] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+export const isInFlight = (status: string) => status === "pending" || status === "processing";
