@@ -120,6 +120,8 @@ export interface RawAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
   text: string;
+  /** The server closed the connection while the request body was still being written (its answer lost). */
+  closedEarly?: boolean;
 }
 
 /**
@@ -157,8 +159,12 @@ export function postStreamed(
       },
     );
     req.setTimeout(60_000, () => req.destroy(new Error("no answer in 60 s")));
-    req.on("error", (e) => {
-      if (!answered) reject(e);
+    req.on("error", (e: NodeJS.ErrnoException) => {
+      if (answered) return;
+      // The server may refuse and close before the client has finished writing: the refusal itself
+      // is then lost to the client (EPIPE / ECONNRESET), which is still an early refusal.
+      if (e.code === "EPIPE" || e.code === "ECONNRESET") return resolve({ status: 0, headers: {}, text: "", closedEarly: true });
+      reject(e);
     });
     const filler = Buffer.alloc(64 * 1024, 0x41);
     let sent = 0;

@@ -124,7 +124,9 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
     const failures: string[] = [];
     for (const op of api.operations) {
       const path = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p.name, unknownId()])));
-      const body = bodyFor(api, op);
+      // No body: the key is checked first, and a server that refuses before reading a large upload
+      // closes the connection under a client still writing it (EPIPE), which says nothing about the key.
+      const body = undefined;
       const none = mismatch(await apiSend(op, path, undefined, body), 401, "missing_api_key", op.method);
       if (none) failures.push(`${op.method} ${op.path} without a key: ${none}`);
       const gone = mismatch(await apiSend(op, path, revoked.key, body), 401, "revoked_api_key", op.method);
