@@ -9,6 +9,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { fakePaystack, type FakeRequest } from "@/test/fake-paystack";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 const SECRET = "sk_test_coverdesk_fake_0123456789abcdef";
@@ -36,27 +37,16 @@ const fake = {
   transactions: new Map<string, FakeTransaction>(),
   /** References whose verify answers 500 (Paystack having a bad moment). */
   broken: new Set<string>(),
-  requests: [] as { method: string; path: string; authorization: string | undefined; body: unknown }[],
+  requests: [] as FakeRequest[],
 };
 
-function send(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "Content-Type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
-const server = http.createServer((req, res) => {
-  let raw = "";
-  req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-  req.on("end", () => {
-    const path = req.url ?? "";
-    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
-    fake.requests.push({ method: req.method ?? "", path, authorization: req.headers.authorization, body });
-    if (req.headers.authorization !== `Bearer ${SECRET}`) {
-      return send(res, 401, { status: false, message: "Invalid key" });
-    }
-    if (req.method === "POST" && path === "/transaction/initialize") {
+const paystack = fakePaystack({
+  secret: SECRET,
+  requests: fake.requests,
+  route: ({ method, path, body }, reply) => {
+    if (method === "POST" && path === "/transaction/initialize") {
       const b = body as { email: string; amount: string; currency: string; reference: string; callback_url?: string };
-      if (b.email === REFUSED_EMAIL) return send(res, 400, { status: false, message: "Invalid email address passed" });
+      if (b.email === REFUSED_EMAIL) return reply(400, { status: false, message: "Invalid email address passed" });
       fake.transactions.set(b.reference, {
         reference: b.reference,
         email: b.email,
@@ -65,7 +55,7 @@ const server = http.createServer((req, res) => {
         callbackUrl: b.callback_url,
         status: "ongoing",
       });
-      return send(res, 200, {
+      return reply(200, {
         status: true,
         message: "Authorization URL created",
         data: {
@@ -76,11 +66,11 @@ const server = http.createServer((req, res) => {
       });
     }
     const verify = /^\/transaction\/verify\/([^/]+)$/.exec(path);
-    if (req.method === "GET" && verify) {
+    if (method === "GET" && verify) {
       const t = fake.transactions.get(decodeURIComponent(verify[1]!));
-      if (t && fake.broken.has(t.reference)) return send(res, 500, { status: false, message: "Server error" });
-      if (!t) return send(res, 400, { status: false, message: "Transaction reference not found" });
-      return send(res, 200, {
+      if (t && fake.broken.has(t.reference)) return reply(500, { status: false, message: "Server error" });
+      if (!t) return reply(400, { status: false, message: "Transaction reference not found" });
+      return reply(200, {
         status: true,
         message: "Verification successful",
         data: {
@@ -91,8 +81,7 @@ const server = http.createServer((req, res) => {
         },
       });
     }
-    send(res, 404, { status: false, message: "Not found" });
-  });
+  },
 });
 
 /** Marks a transaction on the fake as the customer left it on Paystack's page. */
@@ -126,8 +115,7 @@ let app: {
 };
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = await paystack.start();
   vi.stubEnv("PAYSTACK_SECRET_KEY", SECRET);
   vi.stubEnv("PAYSTACK_BASE_URL", baseUrl);
   delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
@@ -153,7 +141,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await paystack.stop();
 });
 
 beforeEach(() => {

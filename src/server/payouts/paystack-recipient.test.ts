@@ -6,8 +6,7 @@
 // The app reads its environment once (cached on globalThis), so PAYSTACK_* are
 // stubbed and the cache dropped BEFORE any app module is imported: every app
 // import below is dynamic (see src/server/payments/paystack.test.ts).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { fakePaystack, type FakeRequest } from "@/test/fake-paystack";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 const SECRET = "sk_test_coverdesk_payouts_0123456789abcdef";
@@ -17,45 +16,35 @@ const BANKS = [
 ];
 
 const fake = {
-  requests: [] as { method: string; path: string; authorization: string | undefined; body: Record<string, unknown> | null }[],
+  requests: [] as FakeRequest[],
   /** The fake refuses transfers while set (a balance too low for the 1.00 deposit). */
   refuseTransfers: false,
 };
 
-function send(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "Content-Type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
-const server = http.createServer((req, res) => {
-  let raw = "";
-  req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-  req.on("end", () => {
-    const path = req.url ?? "";
-    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
-    fake.requests.push({ method: req.method ?? "", path, authorization: req.headers.authorization, body });
-    if (req.headers.authorization !== `Bearer ${SECRET}`) return send(res, 401, { status: false, message: "Invalid key" });
-    if (req.method === "GET" && path === "/bank?currency=NGN") {
-      return send(res, 200, { status: true, message: "Banks retrieved", data: BANKS });
+const paystack = fakePaystack({
+  secret: SECRET,
+  requests: fake.requests,
+  route: ({ method, path, body }, reply) => {
+    if (method === "GET" && path === "/bank?currency=NGN") {
+      return reply(200, { status: true, message: "Banks retrieved", data: BANKS });
     }
-    if (req.method === "POST" && path === "/transferrecipient") {
-      return send(res, 201, {
+    if (method === "POST" && path === "/transferrecipient") {
+      return reply(201, {
         status: true,
         message: "Transfer recipient created successfully",
         data: { recipient_code: `RCP_${String(body?.account_number)}`, type: "nuban", details: body },
       });
     }
-    if (req.method === "POST" && path === "/transfer") {
+    if (method === "POST" && path === "/transfer") {
       if (fake.refuseTransfers)
-        return send(res, 400, { status: false, message: "Your balance is not enough to fulfil this request" });
-      return send(res, 200, {
+        return reply(400, { status: false, message: "Your balance is not enough to fulfil this request" });
+      return reply(200, {
         status: true,
         message: "Transfer has been queued",
         data: { transfer_code: "TRF_fake", status: "pending", reference: body?.reference },
       });
     }
-    send(res, 404, { status: false, message: "Not found" });
-  });
+  },
 });
 
 let app: {
@@ -68,8 +57,7 @@ let app: {
 };
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = await paystack.start();
   vi.stubEnv("PAYSTACK_SECRET_KEY", SECRET);
   vi.stubEnv("PAYSTACK_BASE_URL", baseUrl);
   delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
@@ -89,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await paystack.stop();
 });
 
 beforeEach(() => {

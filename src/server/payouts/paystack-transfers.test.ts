@@ -6,8 +6,7 @@
 // As in src/server/payments/paystack.test.ts, PAYSTACK_* are stubbed and the
 // cached environment dropped BEFORE any app module is imported.
 import crypto from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { fakePaystack, type FakeRequest } from "@/test/fake-paystack";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 const SECRET = "sk_test_coverdesk_fake_payouts_0123456789";
@@ -21,52 +20,42 @@ interface FakeTransfer {
 
 const fake = {
   transfers: new Map<string, FakeTransfer>(),
-  requests: [] as { method: string; path: string; authorization: string | undefined; body: Record<string, unknown> | null }[],
+  requests: [] as FakeRequest[],
   /** How many next POST /transfer answer 500. */
   outages: 0,
 };
 
-function send(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "Content-Type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
-const server = http.createServer((req, res) => {
-  let raw = "";
-  req.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-  req.on("end", () => {
-    const path = req.url ?? "";
-    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
-    fake.requests.push({ method: req.method ?? "", path, authorization: req.headers.authorization, body });
-    if (req.headers.authorization !== `Bearer ${SECRET}`) return send(res, 401, { status: false, message: "Invalid key" });
-    if (req.method === "POST" && path === "/transfer" && body) {
+const paystack = fakePaystack({
+  secret: SECRET,
+  requests: fake.requests,
+  route: ({ method, path, body }, reply) => {
+    if (method === "POST" && path === "/transfer" && body) {
       if (fake.outages > 0) {
         fake.outages--;
-        return send(res, 500, { status: false, message: "Server error" });
+        return reply(500, { status: false, message: "Server error" });
       }
       const reference = String(body.reference);
-      if (fake.transfers.has(reference)) return send(res, 400, { status: false, message: "Duplicate Transfer Reference" });
-      if (body.recipient === REFUSED_RECIPIENT) return send(res, 400, { status: false, message: "Recipient account is invalid" });
+      if (fake.transfers.has(reference)) return reply(400, { status: false, message: "Duplicate Transfer Reference" });
+      if (body.recipient === REFUSED_RECIPIENT) return reply(400, { status: false, message: "Recipient account is invalid" });
       const t = { reference, transferCode: `TRF_${crypto.randomBytes(4).toString("hex")}`, status: "pending" };
       fake.transfers.set(reference, t);
-      return send(res, 200, {
+      return reply(200, {
         status: true,
         message: "Transfer has been queued",
         data: { reference, transfer_code: t.transferCode, status: t.status, amount: body.amount, currency: body.currency },
       });
     }
     const verify = /^\/transfer\/verify\/([^/]+)$/.exec(path);
-    if (req.method === "GET" && verify) {
+    if (method === "GET" && verify) {
       const t = fake.transfers.get(decodeURIComponent(verify[1]!));
-      if (!t) return send(res, 404, { status: false, message: "Transfer not found" });
-      return send(res, 200, {
+      if (!t) return reply(404, { status: false, message: "Transfer not found" });
+      return reply(200, {
         status: true,
         message: "Transfer retrieved",
         data: { reference: t.reference, transfer_code: t.transferCode, status: t.status },
       });
     }
-    send(res, 404, { status: false, message: "Not found" });
-  });
+  },
 });
 
 const transferCalls = () => fake.requests.filter((r) => r.method === "POST" && r.path === "/transfer");
@@ -81,8 +70,7 @@ let app: {
 };
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = await paystack.start();
   vi.stubEnv("PAYSTACK_SECRET_KEY", SECRET);
   vi.stubEnv("PAYSTACK_BASE_URL", baseUrl);
   delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
@@ -103,7 +91,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await paystack.stop();
 });
 
 beforeEach(() => {
