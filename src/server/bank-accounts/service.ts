@@ -13,6 +13,7 @@ import { activePayoutProvider } from "@/server/payouts/provider";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { seal } from "@/server/seal";
 import type { AddBankAccountInput, BankAccount, SandboxHint, VerifyBankAccountInput } from "./schemas";
+import { lockOrganizationBalance } from "@/server/withdrawals/service";
 
 /** Purpose of the account number's sealing key (payouts unseal it with the same). */
 export const ACCOUNT_NUMBER_PURPOSE = "bank-account-number";
@@ -40,9 +41,8 @@ export const toBankAccount = (row: BankAccountRow): BankAccount => ({
 
 const live = (organizationId: string) => ({ organizationId, deletedAt: null });
 
-/** The per-organization lock (withdrawals take it too): defaults and removals never race a withdrawal. */
-const lockOrganization = (tx: Tx, organizationId: string) =>
-  tx.$queryRaw`SELECT id FROM organization WHERE id = ${organizationId} FOR UPDATE`;
+// The per-organization lock withdrawals take too: defaults and removals never race a withdrawal.
+const lockOrganization = lockOrganizationBalance;
 
 /** The account's row, locked, still in the organization and not removed; else 404. */
 async function lockAccount(tx: Tx, actor: Actor, id: string): Promise<BankAccountRow> {
@@ -106,7 +106,10 @@ export async function verifyBankAccount(actor: Actor, id: string, input: VerifyB
   const outcome = await db.$transaction(async (tx): Promise<VerifyOutcome> => {
     const row = await lockAccount(tx, actor, id);
     if (row.status !== "pending_verification") {
-      throw new AppError("invalid_state", `Only an account pending verification can be verified; this one is ${row.status.replace("_", " ")}`);
+      throw new AppError(
+        "invalid_state",
+        `Only an account pending verification can be verified; this one is ${row.status.replace("_", " ")}`,
+      );
     }
     if (sameHash(codeHash(input.verificationCode), row.verificationCodeHash)) {
       // The organization's first verified account becomes where money goes by default.
@@ -165,7 +168,10 @@ export async function removeBankAccount(actor: Actor, id: string): Promise<void>
       where: { organizationId: actor.organizationId, bankAccountId: row.id, status: { in: ["pending", "processing"] } },
     });
     if (inFlight > 0) {
-      throw new AppError("invalid_state", "A withdrawal to this account is still pending or processing; remove it once that is done");
+      throw new AppError(
+        "invalid_state",
+        "A withdrawal to this account is still pending or processing; remove it once that is done",
+      );
     }
     await tx.bankAccount.update({ where: { id: row.id }, data: { deletedAt: new Date(), isDefault: false } });
     // Removing the default promotes the newest other verified account, so money
