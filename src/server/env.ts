@@ -79,6 +79,8 @@ const schema = z.object({
   // Sandbox payouts settle this long after a withdrawal is requested.
   PAYOUT_DELAY_SECONDS: int(5, 0, 86_400),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+  /** How often each instance writes its metered API usage (ms); a crash loses at most this much. */
+  METERING_FLUSH_MS: int(5_000, 50, 60_000),
   // UploadThing stores files when set (https://uploadthing.com → API keys); the local disk otherwise.
   UPLOADTHING_TOKEN: z
     .string()

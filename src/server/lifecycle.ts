@@ -6,6 +6,7 @@
 // flight and the webhook attempt under way finish, close the database
 // (releasing the embedded lock) and exit 0. `npm start` sets
 // NEXT_MANUAL_SIG_HANDLE so that Next leaves the signal to us.
+import { flushApiUsage } from "@/server/analytics/metering";
 import { capturePeerAddresses } from "@/server/client-ip";
 import { connectDatabase, db, disconnectDatabase } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
@@ -49,6 +50,7 @@ export function startNodeServer(): Promise<void> {
     life.draining = true;
     logger.info({ signal, inFlight: life.inFlight }, "shutting down");
     await Promise.all([drained(), worker?.stop()]);
+    await flushApiUsage().catch((err) => logger.error({ err }, "could not write the last API usage"));
     await disconnectDatabase().catch((err) => logger.error({ err }, "error while closing the database"));
     logger.info("stopped");
     process.exit(0);

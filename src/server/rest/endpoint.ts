@@ -42,10 +42,17 @@ export interface Endpoint<
   multipart?: { files: readonly string[] };
   /** Undefined for 204 No Content. */
   response?: R;
+  /**
+   * A file answer instead of JSON: the handler returns a `Response` (streamed
+   * body, its own Content-Type and Content-Disposition); listed here for the docs.
+   */
+  file?: { contentTypes: readonly string[]; description: string };
+  /** The code of an invalid query (default 400 `invalid_query`); 422 `validation_failed` where the query IS the input. */
+  queryError?: "invalid_query" | "validation_failed";
   status?: 200 | 201 | 204;
   /** Error codes this operation can answer beyond the common ones, for the docs. */
   errors?: ErrorCode[];
-  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Infer<R> | void>;
+  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Infer<R> | Response | void>;
 }
 
 export type AnyEndpoint = Endpoint<z.ZodObject | undefined, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;

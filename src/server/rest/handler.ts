@@ -4,6 +4,7 @@
 // input → (service) 404 record → 409 state.
 import type { z } from "zod";
 import { assertKeyPermits } from "@/server/actor";
+import { recordApiRequest } from "@/server/analytics/metering";
 import { authenticateApiKey, keyActor, type AuthenticatedKey } from "@/server/api-keys/service";
 import { env } from "@/server/env";
 import { AppError, toAppError } from "@/server/errors";
@@ -41,7 +42,7 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
   const parsed = (ep.query as z.ZodType).safeParse(raw);
   if (!parsed.success) {
     const errors = fieldErrors(parsed.error);
-    throw new AppError("invalid_query", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    throw new AppError(ep.queryError ?? "invalid_query", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
   }
   const cursor = (parsed.data as { cursor?: string }).cursor;
   if (cursor !== undefined && !decodeCursor(cursor)) {
@@ -82,6 +83,7 @@ export function jsonResponse(status: number, body: string | null, headers: Heade
 
 export async function handleRestRequest(request: Request): Promise<Response> {
   const started = performance.now();
+  const startedAt = new Date();
   const requestId = requestIdOf(request.headers);
   const headers = new Headers({ "X-Request-Id": requestId });
   const url = new URL(request.url);
@@ -122,13 +124,26 @@ export async function handleRestRequest(request: Request): Promise<Response> {
     response = errorResponse(err, requestId, headers, { method, path, route });
   }
   status = response.status;
+  const durationMs = performance.now() - started;
+  // Metered once the key is known (a request without a valid key belongs to no organization).
+  if (key) {
+    recordApiRequest({
+      organizationId: key.organizationId,
+      apiKeyId: key.id,
+      method,
+      route: route ?? "(unmatched)",
+      status,
+      durationMs,
+      at: startedAt,
+    });
+  }
   logger.info(
     {
       requestId,
       method,
       route: route ?? path,
       status,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(durationMs),
       organizationId: key?.organizationId,
     },
     "request",
@@ -145,8 +160,9 @@ async function run(
   headers: Headers,
 ): Promise<Response> {
   const actor = keyActor(key);
-  const call = async (): Promise<{ status: number; body: string | null }> => {
+  const call = async (): Promise<{ status: number; body: string | null; file?: Response }> => {
     const result = await ep.handler({ ...(input as { params: never; query: never; body: never }), actor, key, request });
+    if (result instanceof Response) return { status: result.status, body: null, file: result };
     const status = ep.status ?? 200;
     const body = status === 204 ? null : JSON.stringify(result);
     if (env.VALIDATE_RESPONSES && ep.response && body !== null) {
@@ -161,8 +177,12 @@ async function run(
   };
 
   const idemKey = request.method === "POST" ? request.headers.get("idempotency-key") : null;
-  if (idemKey === null) {
+  if (idemKey === null || ep.file) {
     const r = await call();
+    if (r.file) {
+      for (const [name, value] of headers) r.file.headers.set(name, value);
+      return r.file;
+    }
     return jsonResponse(r.status, r.body, headers);
   }
   if (idemKey.length === 0 || idemKey.length > 255) {

@@ -42,8 +42,12 @@ export function openApiDocument() {
   const paths: ZodOpenApiPathsObject = {};
   for (const ep of endpoints) {
     const responses: Record<string, ZodOpenApiResponseObject> = {
-      [String(ep.status ?? 200)]:
-        ep.status === 204 || !ep.response
+      [String(ep.status ?? 200)]: ep.file
+        ? {
+            description: ep.file.description,
+            content: Object.fromEntries(ep.file.contentTypes.map((t) => [t, { schema: { type: "string", format: "binary" } }])),
+          }
+        : ep.status === 204 || !ep.response
           ? { description: "No content" }
           : { description: "Success", content: { "application/json": { schema: ep.response } } },
       "401": problem("Missing, unknown or revoked API key"),
@@ -52,7 +56,9 @@ export function openApiDocument() {
     };
     if (ep.permission === "write") responses["403"] = problem("The key lacks `write`, or the user's role is too low");
     if (ep.body || ep.params) responses["422"] = problem("Invalid input; `errors` lists each field");
-    if (ep.query) responses["400"] = problem("Invalid query string");
+    if (ep.query && ep.queryError === "validation_failed")
+      responses["422"] ??= problem("Invalid query; `errors` lists each parameter");
+    else if (ep.query) responses["400"] = problem("Invalid query string");
     if (ep.body) responses["400"] ??= problem(ep.multipart ? "Malformed multipart body" : "Malformed JSON");
     if (ep.multipart) {
       responses["413"] = problem("A file over MAX_UPLOAD_BYTES (10 MiB by default)");

@@ -1,5 +1,6 @@
 import { router } from "./init";
 import { adminRouter } from "./routers/admin";
+import { analyticsRouter } from "./routers/analytics";
 import { apiKeysRouter } from "./routers/api-keys";
 import { bankAccountsRouter } from "./routers/bank-accounts";
 import { documentsRouter } from "./routers/documents";
@@ -27,6 +28,7 @@ export const appRouter = router({
   earnings: earningsRouter,
   bankAccounts: bankAccountsRouter,
   admin: adminRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

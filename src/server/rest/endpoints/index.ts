@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from "../endpoint";
+import { analyticsEndpoints } from "./analytics";
 import { apiKeyEndpoints } from "./api-keys";
 import { bankAccountEndpoints } from "./bank-accounts";
 import { claimEndpoints } from "./claims";
@@ -26,4 +27,5 @@ export const endpoints: AnyEndpoint[] = [
   ...kybEndpoints,
   ...earningsEndpoints,
   ...bankAccountEndpoints,
+  ...analyticsEndpoints,
 ];
