@@ -614,9 +614,11 @@ test.describe("GET /business/policies/{id}/analytics", () => {
     const t = await tenantWithClients();
     const created = await createPolicy(t.write, full());
     const a = await ok(await t.read.get(`business/policies/${created.id}/analytics`));
-    const { series, ...totals } = a;
+    const { series, from, to, ...totals } = a;
+    expect(to > from).toBe(true);
     expect(totals).toEqual({
       currency: "NGN",
+      granularity: "day",
       purchases: 0,
       renewals: 0,
       activeCoverages: 0,

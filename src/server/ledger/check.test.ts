@@ -1,5 +1,6 @@
 // The ledger check: a healthy organization passes; entries written by hand
-// that break an invariant are reported.
+// that break an invariant are reported, and so are analytics rollups changed
+// behind the triggers' back.
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
 import { settleWithdrawal } from "@/server/payouts/settle";
@@ -7,7 +8,7 @@ import { WithdrawInput } from "@/server/withdrawals/schemas";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
-import { checkLedger, ledgerCheckReport } from "./check";
+import { checkLedger, ledgerCheckReport, organizationsToCheck } from "./check";
 
 /** Payments, a pending, a paid and a failed withdrawal: everything done through the services. */
 async function healthyOrg() {
@@ -88,6 +89,38 @@ describe("checkLedger", () => {
         `withdrawal ${failed.id} (failed) has 1 withdrawal debit(s) and 2 reversal(s)`,
       ].sort(),
     );
+  });
+
+  it("reports analytics rollups that disagree with the rows they count", async () => {
+    const { org } = await healthyOrg();
+    const day = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    // Written behind the triggers' back, as a lost or doubled trigger would.
+    await db.dailyStats.update({
+      where: { organizationId_day: { organizationId: org.id, day } },
+      data: { grossMinor: { increment: 1_000n }, purchases: { increment: 2 } },
+    });
+    expect((await checkLedger(org.id)).problems).toEqual([
+      { organizationId: org.id, message: "daily_stats totals ≠ analytics_source: purchases 3 ≠ 1, grossMinor 110.00 ≠ 100.00" },
+    ]);
+    const [policyDay] = await db.policyDailyStats.findMany({ where: { organizationId: org.id }, take: 1 });
+    await db.policyDailyStats.update({
+      where: { organizationId_policyId_day: { organizationId: org.id, policyId: policyDay!.policyId, day: policyDay!.day } },
+      data: { paymentsFailed: { increment: 1 } },
+    });
+    expect((await checkLedger(org.id)).problems.map((p) => p.message)).toEqual([
+      "daily_stats totals ≠ analytics_source: purchases 3 ≠ 1, grossMinor 110.00 ≠ 100.00",
+      "policy_daily_stats totals ≠ analytics_source: paymentsFailed 1 ≠ 0",
+    ]);
+  });
+
+  it("checks an organization that only has rollups (payments that never succeeded)", async () => {
+    const { org } = await ownerWithOrganization();
+    await db.dailyStats.create({ data: { organizationId: org.id, day: new Date("2025-01-01T00:00:00Z"), paymentsCreated: 1 } });
+    expect(await organizationsToCheck()).toContain(org.id);
+    expect((await checkLedger(org.id)).problems).toEqual([
+      { organizationId: org.id, message: "daily_stats totals ≠ analytics_source: paymentsCreated 1 ≠ 0" },
+    ]);
+    await db.dailyStats.deleteMany({ where: { organizationId: org.id } });
   });
 
   it("the ledger:check report: one line per problem and exit 1, or ledger ok", async () => {

@@ -1,6 +1,8 @@
 // The ledger's invariants, recomputed from the entries themselves: a balance
-// that never dips below zero, the overview agreeing with the entries, and each
-// withdrawal's debits and reversals matching its status.
+// that never dips below zero, the overview agreeing with the entries, each
+// withdrawal's debits and reversals matching its status, and the analytics
+// rollups (kept by triggers) agreeing with the rows they count.
+import { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { db, type Tx } from "@/server/db/client";
 import { earningsTotals } from "@/server/earnings/service";
@@ -11,9 +13,9 @@ export interface LedgerProblem {
   message: string;
 }
 
-/** Checks one organization, or every organization with ledger entries or withdrawals. */
+/** Checks one organization, or every organization with ledger entries, withdrawals or analytics rollups. */
 export async function checkLedger(organizationId?: string): Promise<{ organizations: number; problems: LedgerProblem[] }> {
-  const ids = organizationId ? [organizationId] : await organizationsWithMoney();
+  const ids = organizationId ? [organizationId] : await organizationsToCheck();
   const problems: LedgerProblem[] = [];
   for (const id of ids) {
     // One snapshot per organization, so entries written meanwhile cannot make the figures disagree.
@@ -30,10 +32,12 @@ export async function ledgerCheckReport(organizationId?: string): Promise<{ line
   return { lines: problems.map((p) => `${p.organizationId}: ${p.message}`), exitCode: 1 };
 }
 
-async function organizationsWithMoney(): Promise<string[]> {
+/** Every organization with ledger entries, withdrawals or analytics rollups. */
+export async function organizationsToCheck(): Promise<string[]> {
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT "organizationId" AS id FROM ledger_transaction
     UNION SELECT "organizationId" AS id FROM withdrawal
+    UNION SELECT "organizationId" AS id FROM daily_stats
     ORDER BY id`;
   return rows.map((r) => r.id);
 }
@@ -96,5 +100,46 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
   for (const [reference, { debits, reversals }] of byReference) {
     problems.push(`${debits.length + reversals.length} withdrawal entr(ies) with reference ${reference} and no withdrawal`);
   }
+
+  problems.push(...(await checkRollups(tx, organizationId)));
   return problems;
+}
+
+const COUNT_COLUMNS = ["paymentsCreated", "paymentsSucceeded", "paymentsFailed", "purchases", "renewals", "claimsFiled"];
+const MONEY_COLUMNS = ["grossMinor", "feesMinor", "withdrawnMinor", "reversedMinor", "claimedMinor"];
+/** Withdrawals belong to the organization, not to a policy. */
+const ORGANIZATION_ONLY = new Set(["withdrawnMinor", "reversedMinor"]);
+
+type Totals = Record<string, bigint>;
+
+/**
+ * (d) The rollups against `analytics_source` (the same figures recomputed from
+ * the source rows). Compared as totals: the view puts a coverage's renewals on
+ * the day of its last change, the trigger on the day of each renewal.
+ */
+async function checkRollups(tx: Tx, organizationId: string): Promise<string[]> {
+  const sums = (columns: string[]) =>
+    Prisma.join(columns.map((c) => Prisma.sql`coalesce(sum(${Prisma.raw(`"${c}"`)}), 0)::bigint AS ${Prisma.raw(`"${c}"`)}`));
+  const all = [...COUNT_COLUMNS, ...MONEY_COLUMNS];
+  const perPolicy = all.filter((c) => !ORGANIZATION_ONLY.has(c));
+  const [[daily], [source], [policies], [sourceOfPolicies]] = await Promise.all([
+    tx.$queryRaw<Totals[]>`SELECT ${sums(all)} FROM daily_stats WHERE "organizationId" = ${organizationId}`,
+    tx.$queryRaw<Totals[]>`SELECT ${sums(all)} FROM analytics_source WHERE "organizationId" = ${organizationId}`,
+    tx.$queryRaw<Totals[]>`SELECT ${sums(perPolicy)} FROM policy_daily_stats WHERE "organizationId" = ${organizationId}`,
+    tx.$queryRaw<Totals[]>`
+      SELECT ${sums(perPolicy)} FROM analytics_source WHERE "organizationId" = ${organizationId} AND "policyId" IS NOT NULL`,
+  ]);
+  const show = (column: string, v: bigint | undefined) =>
+    MONEY_COLUMNS.includes(column) ? formatMinor(BigInt(v ?? 0n)) : String(v ?? 0n);
+  const compare = (table: string, columns: string[], rollup: Totals | undefined, recomputed: Totals | undefined) => {
+    const differ = columns.filter((c) => BigInt(rollup?.[c] ?? 0n) !== BigInt(recomputed?.[c] ?? 0n));
+    return differ.length === 0
+      ? []
+      : [
+          `${table} totals ≠ analytics_source: ${differ
+            .map((c) => `${c} ${show(c, rollup?.[c])} ≠ ${show(c, recomputed?.[c])}`)
+            .join(", ")}`,
+        ];
+  };
+  return [...compare("daily_stats", all, daily, source), ...compare("policy_daily_stats", perPolicy, policies, sourceOfPolicies)];
 }

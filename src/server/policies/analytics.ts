@@ -1,79 +1,73 @@
-// Sales and performance of one policy. The figures come from the payments,
-// coverages, claims and ledger tables; a policy nobody bought answers zeros
-// from the same queries.
+// Sales and performance of one policy over a range of UTC days, read from the
+// policy's daily rollup (policy_daily_stats, kept by triggers), plus two small
+// indexed reads: its active coverages now and the claims it paid or approved.
+// A policy nobody bought answers zeros from the same queries.
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
+import type { PolicyAnalyticsQuery } from "@/server/analytics/schemas";
+import { bucketsOf, bucketStart, ratio, resolveRange } from "@/server/analytics/service";
 import { db } from "@/server/db/client";
 import type { PolicyAnalytics } from "./schemas";
 import { findPolicy } from "./service";
 
-const SERIES_DAYS = 30;
-const DAY_MS = 86_400_000;
-
-const ratio = (part: bigint | number, whole: bigint | number) =>
-  Number(whole) === 0 ? null : Math.round((Number(part) / Number(whole)) * 10_000) / 10_000;
-
 const dayKey = (d: Date) => d.toISOString().slice(0, 10);
 
-export async function getPolicyAnalytics(actor: Actor, policyId: string, now = new Date()): Promise<PolicyAnalytics> {
+export async function getPolicyAnalytics(
+  actor: Actor,
+  policyId: string,
+  query: Partial<PolicyAnalyticsQuery> = {},
+  now = new Date(),
+): Promise<PolicyAnalytics> {
   assertCan(actor, "read");
+  const range = resolveRange(query, now);
+  const granularity = query.granularity ?? "day";
   const policy = await findPolicy(actor, policyId);
   const scope = { organizationId: actor.organizationId, policyId: policy.id };
-  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (SERIES_DAYS - 1) * DAY_MS);
 
-  const [coverages, active, ledger, claims, payments, paidByDay, boughtByDay] = await Promise.all([
-    db.coverage.aggregate({ where: scope, _count: { _all: true }, _sum: { renewalCount: true } }),
+  const [days, active, losses] = await Promise.all([
+    db.policyDailyStats.findMany({ where: { ...scope, day: { gte: range.start, lt: range.end } } }),
     db.coverage.count({ where: { ...scope, endsAt: { gt: now } } }),
-    db.ledgerTransaction.groupBy({ by: ["type"], where: scope, _sum: { amountMinor: true } }),
-    db.claim.groupBy({ by: ["status"], where: scope, _count: { _all: true }, _sum: { amountMinor: true } }),
-    db.payment.groupBy({ by: ["status"], where: scope, _count: { _all: true } }),
-    db.$queryRaw<{ day: Date; n: number; gross: bigint }[]>`
-      SELECT date_trunc('day', "paidAt") AS day, count(*)::int AS n, coalesce(sum("amountMinor"), 0)::bigint AS gross
-      FROM payment
-      WHERE "organizationId" = ${scope.organizationId} AND "policyId" = ${scope.policyId}
-        AND status = 'success' AND "paidAt" >= ${since}
-      GROUP BY 1`,
-    db.$queryRaw<{ day: Date; n: number }[]>`
-      SELECT date_trunc('day', "createdAt") AS day, count(*)::int AS n
-      FROM coverage
-      WHERE "organizationId" = ${scope.organizationId} AND "policyId" = ${scope.policyId} AND "createdAt" >= ${since}
-      GROUP BY 1`,
+    // The rollup counts claims filed, not how their review ended.
+    db.claim.aggregate({
+      where: { ...scope, status: { in: ["approved", "paid"] }, createdAt: { gte: range.start, lt: range.end } },
+      _sum: { amountMinor: true },
+    }),
   ]);
 
-  const sumOf = (type: string) => ledger.find((l) => l.type === type)?._sum.amountMinor ?? 0n;
-  const gross = sumOf("payment");
-  const fees = -sumOf("fee");
-  const claimCount = claims.reduce((n, c) => n + c._count._all, 0);
-  const claimAmount = claims.reduce((n, c) => n + (c._sum.amountMinor ?? 0n), 0n);
-  const losses = claims
-    .filter((c) => c.status === "approved" || c.status === "paid")
-    .reduce((n, c) => n + (c._sum.amountMinor ?? 0n), 0n);
-  const initialized = payments.reduce((n, p) => n + p._count._all, 0);
-  const succeeded = payments.find((p) => p.status === "success")?._count._all ?? 0;
-
-  const paid = new Map(paidByDay.map((r) => [dayKey(new Date(r.day)), r]));
-  const bought = new Map(boughtByDay.map((r) => [dayKey(new Date(r.day)), Number(r.n)]));
-  const series = Array.from({ length: SERIES_DAYS }, (_, i) => {
-    const date = dayKey(new Date(since.getTime() + i * DAY_MS));
-    const purchases = bought.get(date) ?? 0;
-    const payments = Number(paid.get(date)?.n ?? 0);
-    return {
-      date,
-      purchases,
-      renewals: Math.max(0, payments - purchases),
-      gross: formatMinor(BigInt(paid.get(date)?.gross ?? 0n)),
-    };
-  });
+  const t = { created: 0, succeeded: 0, gross: 0n, fees: 0n, purchases: 0, renewals: 0, claims: 0, claimed: 0n };
+  const buckets = new Map(bucketsOf(range, granularity).map((b) => [b, { purchases: 0, renewals: 0, gross: 0n }]));
+  for (const d of days) {
+    t.created += d.paymentsCreated;
+    t.succeeded += d.paymentsSucceeded;
+    t.gross += d.grossMinor;
+    t.fees += d.feesMinor;
+    t.purchases += d.purchases;
+    t.renewals += d.renewals;
+    t.claims += d.claimsFiled;
+    t.claimed += d.claimedMinor;
+    const b = buckets.get(bucketStart(dayKey(d.day), granularity))!;
+    b.purchases += d.purchases;
+    b.renewals += d.renewals;
+    b.gross += d.grossMinor;
+  }
 
   return {
     currency: policy.currency,
-    purchases: coverages._count._all,
-    renewals: coverages._sum.renewalCount ?? 0,
+    from: range.from,
+    to: range.to,
+    granularity,
+    purchases: t.purchases,
+    renewals: t.renewals,
     activeCoverages: active,
-    revenue: { gross: formatMinor(gross), fees: formatMinor(fees), net: formatMinor(gross - fees) },
-    claims: { count: claimCount, amount: formatMinor(claimAmount) },
-    lossRatio: ratio(losses, gross),
-    conversionRate: ratio(succeeded, initialized),
-    series,
+    revenue: { gross: formatMinor(t.gross), fees: formatMinor(t.fees), net: formatMinor(t.gross - t.fees) },
+    claims: { count: t.claims, amount: formatMinor(t.claimed) },
+    lossRatio: ratio(losses._sum.amountMinor ?? 0n, t.gross),
+    conversionRate: ratio(t.succeeded, t.created),
+    series: [...buckets].map(([date, b]) => ({
+      date,
+      purchases: b.purchases,
+      renewals: b.renewals,
+      gross: formatMinor(b.gross),
+    })),
   };
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { DecimalString } from "@/lib/money";
+import { PolicyAnalyticsQuery, REVENUE_GRANULARITIES } from "@/server/analytics/schemas";
+import { IdParam } from "@/server/ids";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 export const POLICY_TYPES = ["auto", "home", "health", "life", "travel", "property", "liability", "business", "other"] as const;
@@ -83,17 +85,30 @@ export const PolicyList = pageOf(Policy, "PolicyList");
 
 const Money = z.string().describe('Decimal string, e.g. "150.00"');
 
+/** The dashboard's input: the policy and the range (refinements kept, so not `.extend`). */
+export const PolicyAnalyticsInput = IdParam.and(PolicyAnalyticsQuery);
+
 export const PolicyAnalytics = z
   .object({
     currency: z.string(),
-    purchases: z.number().int().describe("Customers who bought the policy"),
-    renewals: z.number().int(),
-    activeCoverages: z.number().int(),
-    revenue: z.object({ gross: Money, fees: Money, net: Money }),
-    claims: z.object({ count: z.number().int(), amount: Money }),
-    lossRatio: z.number().nullable().describe("Approved and paid claims ÷ gross revenue; null without revenue"),
-    conversionRate: z.number().nullable().describe("Successful ÷ initialized payments; null without payments"),
-    series: z.array(z.object({ date: z.iso.date(), purchases: z.number().int(), renewals: z.number().int(), gross: Money })),
+    from: z.iso.date().describe("First day of the range (UTC)"),
+    to: z.iso.date().describe("Last day of the range (UTC), inclusive"),
+    granularity: z.enum(REVENUE_GRANULARITIES),
+    purchases: z.number().int().describe("Customers who bought the policy in the range"),
+    renewals: z.number().int().describe("Renewals in the range"),
+    activeCoverages: z.number().int().describe("Coverages whose end is in the future, now"),
+    revenue: z.object({ gross: Money, fees: Money, net: Money }).describe("Successful payments in the range"),
+    claims: z.object({ count: z.number().int(), amount: Money }).describe("Claims filed in the range"),
+    lossRatio: z
+      .number()
+      .nullable()
+      .describe("Approved and paid claims filed in the range ÷ gross revenue of the range; null without revenue"),
+    conversionRate: z.number().nullable().describe("Successful ÷ initialized payments in the range; null without payments"),
+    series: z
+      .array(z.object({ date: z.iso.date(), purchases: z.number().int(), renewals: z.number().int(), gross: Money }))
+      .describe(
+        "One point per bucket, empty ones included; `date` is the bucket's first day (a Monday for weeks, the 1st for months), which may be before `from`",
+      ),
   })
   .meta({ id: "PolicyAnalytics" });
 export type PolicyAnalytics = z.infer<typeof PolicyAnalytics>;

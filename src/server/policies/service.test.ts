@@ -100,7 +100,7 @@ describe("policies", () => {
     const { actor } = await ownerWithOrganization();
     const policy = await createPolicy(actor, input());
     const now = new Date("2026-03-10T12:00:00Z");
-    const a = await getPolicyAnalytics(actor, policy.id, now);
+    const a = await getPolicyAnalytics(actor, policy.id, {}, now);
     expect(a).toMatchObject({
       purchases: 0,
       renewals: 0,
@@ -150,7 +150,7 @@ describe("policies", () => {
         { ...scope, type: "theft", description: "Gone", amountMinor: 9000n, status: "rejected" },
       ],
     });
-    const a = await getPolicyAnalytics(actor, policy.id, now);
+    const a = await getPolicyAnalytics(actor, policy.id, {}, now);
     expect(a).toMatchObject({
       purchases: 1,
       renewals: 1,

@@ -1,3 +1,4 @@
+import { PolicyAnalyticsQuery } from "@/server/analytics/schemas";
 import { getPolicyAnalytics } from "@/server/policies/analytics";
 import {
   CreatePolicyInput,
@@ -101,11 +102,12 @@ export const policyEndpoints = [
     operationId: "getPolicyAnalytics",
     summary: "Policy analytics",
     description:
-      "Purchases, renewals, active coverages, revenue, claims, loss ratio, conversion and a daily series of the last 30 days (UTC).",
+      "Purchases, renewals, revenue, claims, loss ratio and conversion over the range (`from`/`to`, UTC days, default the last 30 days), active coverages now, and a series by day, ISO week (from Monday) or month (`granularity`, default `day`).",
     tag,
     permission: "read",
     params: IdParam,
+    query: PolicyAnalyticsQuery,
     response: PolicyAnalytics,
-    handler: ({ actor, params }) => getPolicyAnalytics(actor, params.id),
+    handler: ({ actor, params, query }) => getPolicyAnalytics(actor, params.id, query),
   }),
 ];

@@ -5,6 +5,7 @@ import {
   ListPoliciesQuery,
   Policy,
   PolicyAnalytics,
+  PolicyAnalyticsInput,
   PolicyList,
   UpdatePolicyInput,
 } from "@/server/policies/schemas";
@@ -22,9 +23,9 @@ export const policiesRouter = router({
     .output(Policy)
     .query(({ ctx, input }) => getPolicy(ctx.actor, input.id)),
   analytics: orgProcedure
-    .input(IdParam)
+    .input(PolicyAnalyticsInput)
     .output(PolicyAnalytics)
-    .query(({ ctx, input }) => getPolicyAnalytics(ctx.actor, input.id)),
+    .query(({ ctx, input: { id, ...query } }) => getPolicyAnalytics(ctx.actor, id, query)),
   create: orgProcedure
     .input(CreatePolicyInput)
     .output(Policy)
