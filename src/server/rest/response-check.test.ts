@@ -33,9 +33,9 @@ describe("responseMismatches", () => {
 
   it("names an undeclared field, also inside a list (a leaked column is a mismatch)", () => {
     expect(responseMismatches(ApiKey, body({ ...key, hash: "x" }))).toEqual(["hash: not declared in the response schema"]);
-    expect(
-      responseMismatches(KeyPage, body({ data: [key, { ...key, keyHash: "x" }], nextCursor: null })),
-    ).toEqual(["data.1.keyHash: not declared in the response schema"]);
+    expect(responseMismatches(KeyPage, body({ data: [key, { ...key, keyHash: "x" }], nextCursor: null }))).toEqual([
+      "data.1.keyHash: not declared in the response schema",
+    ]);
   });
 
   it("flags a handler that answered nothing", () => {
