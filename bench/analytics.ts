@@ -178,6 +178,17 @@ async function seed(client: pg.Client) {
     ),
   );
 
+  // The hours of those minutes, as each flush writes them (the migration's backfill).
+  await step("api_usage_hourly from api_usage", () =>
+    q(
+      `INSERT INTO api_usage_hourly ("organizationId", "apiKeyId", hour, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
+       SELECT "organizationId", "apiKeyId", date_trunc('hour', minute), method, route, sum(requests), sum(errors), sum("serverErrors"),
+         sum("latencyMsSum"), ARRAY[${Array.from({ length: 24 }, (_, i) => `sum("latencyBuckets"[${i + 1}])`).join(", ")}]::int[]
+       FROM api_usage WHERE "organizationId" = $1 GROUP BY 1, 2, 3, 4, 5`,
+      [ORG],
+    ),
+  );
+
   await step("daily_stats and policy_daily_stats from analytics_source", async () => {
     await q(
       `INSERT INTO "daily_stats" ("organizationId", day, "paymentsCreated", "paymentsSucceeded", "paymentsFailed", "grossMinor",
@@ -209,7 +220,7 @@ async function seed(client: pg.Client) {
   const counts = await q(
     `SELECT (SELECT count(*) FROM payment)::int AS payments, (SELECT count(*) FROM ledger_transaction)::int AS ledger,
        (SELECT count(*) FROM coverage)::int AS coverages, (SELECT count(*) FROM claim)::int AS claims,
-       (SELECT count(*) FROM api_usage)::int AS "apiUsage", (SELECT count(*) FROM daily_stats)::int AS "dailyStats",
+       (SELECT count(*) FROM api_usage)::int AS "apiUsage", (SELECT count(*) FROM api_usage_hourly)::int AS "apiUsageHourly", (SELECT count(*) FROM daily_stats)::int AS "dailyStats",
        (SELECT count(*) FROM policy_daily_stats)::int AS "policyDailyStats",
        pg_size_pretty(pg_database_size(current_database())) AS size`,
   );

@@ -66,6 +66,14 @@ describe("metering", () => {
     expect(rows[0]!.latencyBuckets[latencyBucketOf(12)]).toBe(1);
     expect(rows[0]!.latencyBuckets[latencyBucketOf(400)]).toBe(1);
     expect(rows[0]!.latencyBuckets.reduce((a, b) => a + b, 0)).toBe(3);
+    // The same flush added the hour: both minutes of GET /business/policies in one row.
+    const hours = await db.apiUsageHourly.findMany({ where: { organizationId: org.id }, orderBy: { route: "asc" } });
+    expect(hours.map((r) => [r.hour.toISOString(), r.route, r.requests, r.errors, r.serverErrors, r.latencyMsSum])).toEqual([
+      ["2026-03-01T10:00:00.000Z", "/business/policies", 4, 2, 1, 420],
+      ["2026-03-01T10:00:00.000Z", "/business/policies/{id}", 1, 0, 0, 4],
+    ]);
+    expect(hours[0]!.latencyBuckets[latencyBucketOf(4)]).toBe(2);
+    expect(hours[0]!.latencyBuckets.reduce((a, b) => a + b, 0)).toBe(4);
   });
 
   it("adds the counts of several instances flushing the same bucket at once", async () => {
@@ -83,6 +91,11 @@ describe("metering", () => {
       ["POST", "/claims", 3],
     ]);
     expect(rows[0]!.latencyBuckets[latencyBucketOf(40)]).toBe(6);
+    const hours = await db.apiUsageHourly.findMany({ where: { organizationId: org.id }, orderBy: { route: "asc" } });
+    expect(hours.map((r) => [r.method, r.route, r.requests])).toEqual([
+      ["GET", "/business/policies", 6],
+      ["POST", "/claims", 3],
+    ]);
   });
 
   it("drops the counts of an organization that no longer exists, and writes the others", async () => {

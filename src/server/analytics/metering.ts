@@ -4,7 +4,8 @@
 // ADDS to the stored bucket, so any number of instances share a minute. Nothing
 // touches the database on the request path. A crash loses at most one flush
 // interval of counts (the README says so); a failed write keeps the counts for
-// the next flush (bounded, see MAX_PENDING_BUCKETS).
+// the next flush (bounded, see MAX_PENDING_BUCKETS). Each flush also adds the
+// same counts per hour into api_usage_hourly, which ranges of days read.
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
@@ -172,33 +173,78 @@ export class Meter {
   }
 }
 
+const bucketOrder = (a: Bucket, b: Bucket) =>
+  a.organizationId === b.organizationId
+    ? a.minute.getTime() - b.minute.getTime() || (a.apiKeyId + a.method + a.route < b.apiKeyId + b.method + b.route ? -1 : 1)
+    : a.organizationId < b.organizationId
+      ? -1
+      : 1;
+
+/** The batch summed per hour (same fields; `minute` holds the hour). */
+function hoursOf(batch: Bucket[]): Bucket[] {
+  const hours = new Map<string, Bucket>();
+  for (const b of batch) {
+    const hour = new Date(Math.floor(b.minute.getTime() / 3_600_000) * 3_600_000);
+    const id = `${b.organizationId}\u0000${b.apiKeyId}\u0000${hour.getTime()}\u0000${b.method}\u0000${b.route}`;
+    const h = hours.get(id);
+    if (!h) {
+      hours.set(id, { ...b, minute: hour, latencyBuckets: [...b.latencyBuckets] });
+      continue;
+    }
+    h.requests += b.requests;
+    h.errors += b.errors;
+    h.serverErrors += b.serverErrors;
+    h.latencyMsSum += b.latencyMsSum;
+    addHistograms(h.latencyBuckets, b.latencyBuckets);
+  }
+  return [...hours.values()];
+}
+
+const valuesOf = (batch: Bucket[]) =>
+  Prisma.join(
+    batch.map(
+      (b) =>
+        Prisma.sql`(${b.organizationId}, ${b.apiKeyId}, ${b.minute}::timestamp(3), ${b.method}, ${b.route}, ${b.requests}::int, ${b.errors}::int, ${b.serverErrors}::int, ${b.latencyMsSum}::float8, ${b.latencyBuckets}::int[])`,
+    ),
+  );
+
+/**
+ * One transaction, two additive upserts: the minutes into api_usage and their
+ * hours into api_usage_hourly, so the two never disagree. Rows are sorted so
+ * that instances flushing at once lock shared rows in one order (no deadlock).
+ * Counts of an organization deleted meanwhile are dropped, not retried forever.
+ */
 async function write(batch: Bucket[]): Promise<void> {
-  // Sorted so that two instances flushing at once lock shared rows in one order (no deadlock).
-  batch.sort((a, b) =>
-    a.organizationId === b.organizationId
-      ? a.minute.getTime() - b.minute.getTime() || (a.apiKeyId + a.method + a.route < b.apiKeyId + b.method + b.route ? -1 : 1)
-      : a.organizationId < b.organizationId
-        ? -1
-        : 1,
-  );
-  const rows = batch.map(
-    (b) =>
-      Prisma.sql`(${b.organizationId}, ${b.apiKeyId}, ${b.minute}::timestamp(3), ${b.method}, ${b.route}, ${b.requests}::int, ${b.errors}::int, ${b.serverErrors}::int, ${b.latencyMsSum}::float8, ${b.latencyBuckets}::int[])`,
-  );
-  // Counts of an organization deleted meanwhile are dropped, not retried forever.
-  await db.$executeRaw`
-    INSERT INTO api_usage AS u ("organizationId", "apiKeyId", minute, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
-    SELECT v.* FROM (VALUES ${Prisma.join(rows)}) AS v(o, k, m, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
-    WHERE EXISTS (SELECT 1 FROM organization WHERE organization.id = v.o)
-    ON CONFLICT ("organizationId", minute, "apiKeyId", method, route) DO UPDATE SET
-      requests = u.requests + EXCLUDED.requests,
-      errors = u.errors + EXCLUDED.errors,
-      "serverErrors" = u."serverErrors" + EXCLUDED."serverErrors",
-      "latencyMsSum" = u."latencyMsSum" + EXCLUDED."latencyMsSum",
-      "latencyBuckets" = (
-        SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i)
-        FROM unnest(u."latencyBuckets", EXCLUDED."latencyBuckets") WITH ORDINALITY AS t(a, b, i)
-      )`;
+  const minutes = [...batch].sort(bucketOrder);
+  const hours = hoursOf(batch).sort(bucketOrder);
+  await db.$transaction([
+    db.$executeRaw`
+      INSERT INTO api_usage AS u ("organizationId", "apiKeyId", minute, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
+      SELECT v.* FROM (VALUES ${valuesOf(minutes)}) AS v(o, k, t, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
+      WHERE EXISTS (SELECT 1 FROM organization WHERE organization.id = v.o)
+      ON CONFLICT ("organizationId", minute, "apiKeyId", method, route) DO UPDATE SET
+        requests = u.requests + EXCLUDED.requests,
+        errors = u.errors + EXCLUDED.errors,
+        "serverErrors" = u."serverErrors" + EXCLUDED."serverErrors",
+        "latencyMsSum" = u."latencyMsSum" + EXCLUDED."latencyMsSum",
+        "latencyBuckets" = (
+          SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i)
+          FROM unnest(u."latencyBuckets", EXCLUDED."latencyBuckets") WITH ORDINALITY AS t(a, b, i)
+        )`,
+    db.$executeRaw`
+      INSERT INTO api_usage_hourly AS u ("organizationId", "apiKeyId", hour, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
+      SELECT v.* FROM (VALUES ${valuesOf(hours)}) AS v(o, k, t, method, route, requests, errors, "serverErrors", "latencyMsSum", "latencyBuckets")
+      WHERE EXISTS (SELECT 1 FROM organization WHERE organization.id = v.o)
+      ON CONFLICT ("organizationId", hour, "apiKeyId", method, route) DO UPDATE SET
+        requests = u.requests + EXCLUDED.requests,
+        errors = u.errors + EXCLUDED.errors,
+        "serverErrors" = u."serverErrors" + EXCLUDED."serverErrors",
+        "latencyMsSum" = u."latencyMsSum" + EXCLUDED."latencyMsSum",
+        "latencyBuckets" = (
+          SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i)
+          FROM unnest(u."latencyBuckets", EXCLUDED."latencyBuckets") WITH ORDINALITY AS t(a, b, i)
+        )`,
+  ]);
 }
 
 const g = globalThis as unknown as { __coverdeskMeter?: Meter };
