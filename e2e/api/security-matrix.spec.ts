@@ -54,8 +54,14 @@ async function sendValid(api: ApiDocument, op: Operation, path: string, key: str
   }
 }
 
-/** `lastUsedAt` moves whenever a key is used (the read-only key too): not a write. */
-const withoutUseTimes = (text: string): unknown => JSON.parse(text, (k, v: unknown) => (k === "lastUsedAt" ? undefined : v));
+/**
+ * What moves with every request (the read-only key's refused writes and these
+ * reads included) is not a write: a key's `lastUsedAt`, and the API-usage
+ * metering — the overview's `apiRequests`, and the usage report as a whole.
+ */
+const withoutUseTimes = (text: string): unknown =>
+  JSON.parse(text, (k, v: unknown) => (k === "lastUsedAt" || k === "apiRequests" ? undefined : v));
+const METERED = new Set(["/business/analytics/api-usage"]);
 
 /**
  * What the tenant can read: every GET operation's answer (first 100 of a
@@ -68,7 +74,10 @@ async function everythingReadable(api: ApiDocument, make: (kind: string) => Prom
     const own = await Promise.all(parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const));
     const query = op.queryParams.some((p) => p.name === "limit") ? "?limit=100" : "";
     const res = await apiJson("GET", `${fillPath(op.path, Object.fromEntries(own))}${query}`, key);
-    out[`GET ${op.path}`] = { status: res.status, body: res.status < 300 ? withoutUseTimes(res.text) : problemCode(res) };
+    out[`GET ${op.path}`] = {
+      status: res.status,
+      body: res.status >= 300 ? problemCode(res) : METERED.has(op.path) ? "(metered)" : withoutUseTimes(res.text),
+    };
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import {
   BadgeCheck,
+  BarChart3,
   ClipboardList,
   CreditCard,
   FileText,
@@ -27,6 +28,7 @@ export interface NavItem {
 
 export const NAV: NavItem[] = [
   { href: "/", label: "Home", icon: Home },
+  { href: "/analytics", label: "Analytics", icon: BarChart3 },
   { href: "/policies", label: "Policies", icon: FileText },
   { href: "/payments", label: "Payments", icon: CreditCard },
   // Money out: readable by every member; withdrawing and managing accounts are for owners and admins.

@@ -17,6 +17,8 @@ import { errorInfo, useTRPC } from "@/trpc/react";
 import { TRANSACTION_LABEL, TRANSACTION_TYPES, type LedgerTransaction, type TransactionType } from "./types";
 
 const CSV_COLUMNS = ["id", "createdAt", "type", "amount", "currency", "reference", "description"] as const;
+/** Written as numbers; every other column is text, neutralized against formulas (see src/lib/csv.ts). */
+const CSV_NUMBERS = ["amount"] as const;
 const PAGE = 50;
 /** The download fetches every page of the filter; this many rows at most (the API's export is for more). */
 const CSV_MAX_ROWS = 20_000;
@@ -62,7 +64,7 @@ export function TransactionsSection() {
         cursor = page.nextCursor ?? undefined;
       } while (cursor && rows.length < CSV_MAX_ROWS);
       const name = ["transactions", input.type, input.from, input.to].filter(Boolean).join("-");
-      downloadText(`${name}.csv`, toCsv(CSV_COLUMNS, rows));
+      downloadText(`${name}.csv`, toCsv(CSV_COLUMNS, rows, CSV_NUMBERS));
       if (cursor) toast.warning(`Only the newest ${rows.length} transactions were downloaded. Narrow the dates for the rest.`);
     } catch (err) {
       toast.error(`Could not download the transactions: ${errorInfo(err).message}`);

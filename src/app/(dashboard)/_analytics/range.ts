@@ -1,0 +1,88 @@
+"use client";
+
+// The period the analytics pages show, kept in the URL (`?from=&to=`) so a
+// reload or a shared link shows the same numbers. Days are UTC, `to`
+// inclusive, as the server counts them.
+import { useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
+
+const DAY_MS = 86_400_000;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const PRESETS = [7, 30, 90] as const;
+export type Preset = (typeof PRESETS)[number];
+const DEFAULT_PRESET: Preset = 30;
+// The server's limits (MAX_SERIES_DAYS, MAX_HOURLY_DAYS), repeated because its
+// schema modules pull server-only code into the browser bundle; it refuses
+// anything beyond them anyway.
+export const MAX_SERIES_DAYS = 366;
+export const MAX_HOURLY_DAYS = 31;
+
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+/** Days from `from` to `to`, both included. */
+export const daysIn = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+
+const isDay = (v: string | null): v is string => !!v && ISO_DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
+
+export const presetRange = (days: Preset, today = todayUtc()) => ({ from: addDays(today, -(days - 1)), to: today });
+
+/** Why a from/to pair cannot be asked for, or null. */
+export function rangeError(from: string, to: string): string | null {
+  if (!isDay(from) || !isDay(to)) return "Choose both dates";
+  if (from > to) return "The start date is after the end date";
+  if (daysIn(from, to) > MAX_SERIES_DAYS) return `Choose at most ${MAX_SERIES_DAYS} days`;
+  return null;
+}
+
+export interface Range {
+  from: string;
+  to: string;
+  days: number;
+  /** The preset the range is, when it ends today. */
+  preset: Preset | null;
+}
+
+/**
+ * Writes query parameters without a navigation (no server round trip): Next
+ * syncs useSearchParams with a replaceState whose state is not its own, so
+ * the state passed is null (Next copies its internal state over).
+ */
+export function replaceQuery(changes: Record<string, string | null>) {
+  const params = new URLSearchParams(window.location.search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) params.delete(key);
+    else params.set(key, value);
+  }
+  const query = params.toString();
+  window.history.replaceState(null, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+}
+
+/** The range in the URL, or the last 30 days when it holds none (or one the server would refuse). */
+export function useRange(): Range & { setRange: (from: string, to: string) => void } {
+  const params = useSearchParams();
+  const fromParam = params.get("from");
+  const toParam = params.get("to");
+  const range = useMemo<Range>(() => {
+    const today = todayUtc();
+    const valid = fromParam !== null && toParam !== null && rangeError(fromParam, toParam) === null;
+    const { from, to } = valid ? { from: fromParam, to: toParam } : presetRange(DEFAULT_PRESET, today);
+    const days = daysIn(from, to);
+    const preset = to === today ? (PRESETS.find((p) => p === days) ?? null) : null;
+    return { from, to, days, preset };
+  }, [fromParam, toParam]);
+  const setRange = useCallback((from: string, to: string) => replaceQuery({ from, to }), []);
+  return { ...range, setRange };
+}
+
+const longDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** "the last 30 days" or "3 Mar 2026 – 9 Mar 2026". */
+export function describeRange(range: Range): string {
+  if (range.preset) return `the last ${range.preset} days`;
+  const from = longDay.format(new Date(`${range.from}T00:00:00Z`));
+  const to = longDay.format(new Date(`${range.to}T00:00:00Z`));
+  return range.from === range.to ? from : `${from} – ${to}`;
+}

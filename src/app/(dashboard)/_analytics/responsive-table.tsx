@@ -1,0 +1,79 @@
+"use client";
+
+// A table on wide screens; on narrow ones each row becomes a card listing
+// every field with its header, so nothing is cut off or scrolled sideways.
+import type { ReactNode } from "react";
+import { cn } from "@/lib/cn";
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** Figures line up on the right in the table. */
+  numeric?: boolean;
+}
+
+export function ResponsiveTable<T>({
+  label,
+  rows,
+  columns,
+  rowKey,
+  testId,
+}: {
+  label: string;
+  rows: T[];
+  /** The first column names the row: it heads each card on narrow screens. */
+  columns: [Column<T>, ...Column<T>[]];
+  rowKey: (row: T) => string;
+  testId?: string;
+}) {
+  const [first, ...rest] = columns;
+  return (
+    <>
+      <div className="hidden overflow-x-auto md:block">
+        <table className="w-full text-left text-sm" aria-label={label}>
+          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              {columns.map((c) => (
+                <th key={c.header} scope="col" className={cn("px-3 py-2.5 font-medium", c.numeric && "text-right")}>
+                  {c.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {rows.map((row) => (
+              <tr key={rowKey(row)} className="hover:bg-slate-50" data-testid={testId}>
+                {columns.map((c) => (
+                  <td
+                    key={c.header}
+                    className={cn(
+                      "px-3 py-2.5 align-top",
+                      c.numeric ? "whitespace-nowrap text-right tabular-nums" : "break-words",
+                    )}
+                  >
+                    {c.cell(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ul className="divide-y divide-slate-200 md:hidden" aria-label={label}>
+        {rows.map((row) => (
+          <li key={rowKey(row)} className="py-3" data-testid={testId}>
+            <div className="break-words text-sm font-medium text-slate-900">{first.cell(row)}</div>
+            <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
+              {rest.map((c) => (
+                <div key={c.header} className="min-w-0">
+                  <dt className="text-xs text-slate-500">{c.header}</dt>
+                  <dd className="break-words tabular-nums text-slate-900">{c.cell(row)}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
