@@ -32,7 +32,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const MIN_CASES = Number(process.env.FUZZ_CASES ?? 5000);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
 /** CI budget in seconds, setup included: no request starts later (the test fails if any was left). */
-const BUDGET_S = Number(process.env.FUZZ_BUDGET_S ?? 150);
+const BUDGET_S = Number(process.env.FUZZ_BUDGET_S ?? 240);
 /** Run only every n-th case: for a quick look on a slow machine (CI runs them all). */
 const EVERY = Number(process.env.FUZZ_EVERY ?? 1);
 
