@@ -1,0 +1,79 @@
+// Every page a spec visits is judged the same way at 1280 and 390 px: nothing
+// scrolls sideways, axe-core finds no serious or critical violation, and a
+// full-page screenshot is written to test-results/screens/<name>-<width>.png
+// (looked at before an issue is resolved).
+import fs from "node:fs/promises";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Browser, type Locator, type Page } from "@playwright/test";
+import { BASE_URL, type Account } from "./api";
+
+export const SCREENS_DIR = process.env.E2E_SCREENS_DIR ?? path.join("test-results", "screens");
+export const WIDTHS = [1280, 390] as const;
+/** A page compiled or loaded for the first time on a busy 2-core machine. */
+export const FIRST_LOAD = 60_000;
+
+/** A browser page signed in as the account (its session cookie copied in). */
+export async function signedInPage(browser: Browser, account: Account, width = 1280): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: BASE_URL,
+    viewport: { width, height: width < 640 ? 844 : 800 },
+    acceptDownloads: true,
+  });
+  await context.addCookies((await account.session.storageState()).cookies);
+  return context.newPage();
+}
+
+/** The serious and critical axe violations on the page as it is now, one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")}`);
+}
+
+/**
+ * Checks the page at both widths: `ready` must be visible, no horizontal
+ * scroll, no serious/critical axe violation; writes the screenshots. Leaves
+ * the page at 1280 px.
+ */
+export async function checkPage(page: Page, name: string, ready: Locator, opts: { axe?: boolean } = {}) {
+  await fs.mkdir(SCREENS_DIR, { recursive: true });
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width < 640 ? 844 : 800 });
+    await expect(ready).toBeVisible({ timeout: FIRST_LOAD });
+    // Charts and responsive lists settle on the next frames.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+    if (opts.axe !== false) expect(await axeViolations(page), `${name} at ${width} px: accessibility`).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENS_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** True when no element inside `scope` is cut off sideways (its content wider than its box, and clipped). */
+export async function clippedElements(scope: Locator): Promise<string[]> {
+  return scope.evaluate((root) => {
+    const out: string[] = [];
+    for (const el of Array.from(root.querySelectorAll<HTMLElement>("*"))) {
+      if (!el.offsetParent && getComputedStyle(el).position !== "fixed") continue;
+      const style = getComputedStyle(el);
+      const clips = style.overflowX === "hidden" || style.overflowX === "clip" || style.textOverflow === "ellipsis";
+      if (el.scrollWidth > el.clientWidth + 1 && (clips || style.overflowX === "auto" || style.overflowX === "scroll")) {
+        out.push(`${el.tagName.toLowerCase()}.${el.className}: ${(el.textContent ?? "").trim().slice(0, 40)}`);
+      }
+    }
+    const box = root.getBoundingClientRect();
+    for (const el of Array.from(root.querySelectorAll<HTMLElement>("td, th, li, dd, dt, span, a, p"))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)) {
+        out.push(`${el.tagName.toLowerCase()} outside its list: ${(el.textContent ?? "").trim().slice(0, 40)}`);
+      }
+    }
+    return out;
+  });
+}
