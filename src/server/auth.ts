@@ -8,6 +8,12 @@ import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { logger } from "@/server/logger";
+import {
+  forgetResetLinks,
+  hashResetIdentifier,
+  mailPasswordReset,
+  RESET_PASSWORD_TOKEN_EXPIRES_IN,
+} from "@/server/mail/password-reset";
 import { CreateOrganizationInput } from "@/server/organizations/schemas";
 import { createOrganization } from "@/server/organizations/service";
 import { beginSignInAttempt, ipRateLimitStorage } from "@/server/session/sign-in-limit";
@@ -22,7 +28,20 @@ function createAuth() {
     baseURL: env.APP_URL,
     trustedOrigins: [env.APP_URL],
     database: prismaAdapter(db, { provider: "postgresql" }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      // Forgot password: better-auth answers every email alike and calls this only for an account's own;
+      // a link works once, for an hour; using it signs the account out everywhere and voids its other links.
+      sendResetPassword: async ({ user, token }) => mailPasswordReset(user, token),
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_TOKEN_EXPIRES_IN,
+      revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user }) => forgetResetLinks(user.id),
+    },
+    // Reset tokens are kept as a hash: reading the table does not give one away.
+    verification: { storeIdentifier: { default: "plain", overrides: { "reset-password:": { hash: hashResetIdentifier } } } },
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
     // Per IP (and path), with better-auth's rules, in the store every instance shares; reading
     // one's own session (every dashboard load) is not throttled, so it costs no write.
