@@ -7,6 +7,15 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Coverdesk", template: "%s · Coverdesk" },
   description: "Sell business insurance online: policies, checkout, claims and payouts.",
+  // Generated from public/icon.svg by scripts/generate-icons.mjs.
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+      { url: "/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: { url: "/apple-touch-icon.png", sizes: "180x180" },
+  },
+  manifest: "/site.webmanifest",
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
