@@ -25,7 +25,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body className="min-h-screen font-sans">
         <TRPCReactProvider>{children}</TRPCReactProvider>
-        <Toaster richColors position="top-right" />
+        {/* Bottom right: clear of the page headers' actions at the top right; below 600 px
+            sonner spans the width at the bottom. Colours: the toast section of globals.css. */}
+        <Toaster richColors position="bottom-right" />
       </body>
     </html>
   );
