@@ -50,6 +50,11 @@ export function SignInForm({ next }: { next: string }) {
           {...form.register("password")}
         />
       </Field>
+      <p className="-mt-2 text-right text-sm">
+        <Link href="/forgot-password" className="font-medium text-brand-600 hover:underline">
+          Forgot password?
+        </Link>
+      </p>
       <Button type="submit" className="w-full" loading={isSubmitting}>
         Sign in
       </Button>
