@@ -1,14 +1,16 @@
 "use client";
 
-import { BookOpen, LogOut, Menu, ShieldHalf, X } from "lucide-react";
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { BookOpen, ChevronsUpDown, KeyRound, LogOut, Menu, ShieldHalf, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { Logo } from "@/components/logo";
 import { authClient } from "@/lib/auth-client";
 import { cn } from "@/lib/cn";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import type { Me } from "@/server/organizations/schemas";
+import { ChangePasswordDialog } from "./change-password-dialog";
 import { MeProvider, useMe } from "./me";
 import { navFor } from "./nav";
 import { OrgSwitcher } from "./org-switcher";
@@ -25,6 +27,8 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
   const pathname = usePathname();
   const go = useFreshNavigation();
   const [open, setOpen] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
+  const passwordChosen = useRef(false);
   const me = useMe();
   const items = navFor(me.can);
 
@@ -74,17 +78,49 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
     go("/sign-in");
   };
 
+  // The account menu: the user's name and email, their password, signing out.
   const account = (
     <div className="border-t border-slate-200 pt-4">
-      <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
-      <p className="truncate text-xs text-slate-500">{user.email}</p>
-      <button
-        type="button"
-        onClick={signOut}
-        className="mt-3 flex items-center gap-2 text-sm text-slate-600 hover:text-slate-900"
-      >
-        <LogOut className="h-4 w-4" aria-hidden /> Sign out
-      </button>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-100">
+          <span className="min-w-0 flex-1">
+            <span className="sr-only">Account menu: </span>
+            <span className="block truncate text-sm font-medium text-slate-900">{user.name}</span>
+            <span className="block truncate text-xs text-slate-500">{user.email}</span>
+          </span>
+          <ChevronsUpDown className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content
+            side="top"
+            align="start"
+            sideOffset={6}
+            // Focus goes to the dialog being opened, not back to this menu's button.
+            onCloseAutoFocus={(event) => {
+              if (passwordChosen.current) event.preventDefault();
+              passwordChosen.current = false;
+            }}
+            className="z-50 w-[var(--radix-dropdown-menu-trigger-width)] min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+          >
+            <DropdownMenu.Item
+              onSelect={() => {
+                passwordChosen.current = true;
+                setOpen(false);
+                setChangingPassword(true);
+              }}
+              className="flex cursor-pointer items-center gap-2 rounded px-2 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100"
+            >
+              <KeyRound className="h-4 w-4" aria-hidden /> Change password
+            </DropdownMenu.Item>
+            <DropdownMenu.Item
+              onSelect={signOut}
+              className="flex cursor-pointer items-center gap-2 rounded px-2 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100"
+            >
+              <LogOut className="h-4 w-4" aria-hidden /> Sign out
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
     </div>
   );
 
@@ -128,6 +164,8 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
           </div>
         </div>
       )}
+
+      <ChangePasswordDialog email={user.email} open={changingPassword} onOpenChange={setChangingPassword} />
 
       <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
         <div className="mx-auto max-w-5xl">{children}</div>
