@@ -239,9 +239,9 @@ export async function createPolicyFor(
 export const checkoutClient = () => playwrightRequest.newContext({ baseURL: `${BASE_URL}/` });
 
 /** Pays (or tries to) a reference on the hosted checkout's endpoint. */
-export async function payReference(reference: string, cardNumber: string = CARDS.success) {
+export async function payReference(reference: string, cardNumber: string = CARDS.success, extra: Record<string, unknown> = {}) {
   const client = await checkoutClient();
-  const res = await client.post(`api/checkout/${reference}`, { data: cardBody(cardNumber) });
+  const res = await client.post(`api/checkout/${reference}`, { data: cardBody(cardNumber, extra) });
   const out = { status: res.status(), body: await res.json().catch(() => null) };
   await client.dispose();
   return out;

@@ -129,14 +129,14 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await expect(payments.locator("tbody tr")).toHaveCount(1);
   await expect(payments.locator("tbody tr")).toContainText(secondReference);
 
-  // ---- Policyholders ----
-  await nav.getByRole("link", { name: "Policyholders" }).click();
-  await expect(page.getByRole("heading", { name: "Policyholders", level: 1 })).toBeVisible();
-  const holders = page.getByRole("table", { name: "Coverages" }).locator("tbody tr");
+  // ---- Customers ----
+  await nav.getByRole("link", { name: "Customers" }).click();
+  await expect(page.getByRole("heading", { name: "Customers", level: 1 })).toBeVisible();
+  const holders = page.getByRole("table", { name: "Customers" }).locator("tbody tr");
   await expect(holders).toHaveCount(1);
   await expect(holders).toContainText(customer);
-  await expect(holders).toContainText("Phone Protect");
-  await expect(holders).toContainText("active");
+  await expect(holders).toContainText("1 active");
+  await expect(holders).toContainText("₦4,500.00");
 
   // ---- The policy's performance ----
   await page.goto(`/policies/${policy.id}`);
@@ -171,7 +171,8 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await expect(page.getByRole("heading", { name: "Theft claim · ₦4,000.00", level: 1 })).toBeVisible();
   const main = page.getByRole("main");
   await expect(main).toContainText("On Phone Protect");
-  await expect(main).toContainText("Linked to the customer's coverage.");
+  await expect(main.getByTestId("claim-customer")).toHaveText(customer);
+  await expect(main.getByTestId("claim-coverage")).toContainText("active");
   await expect(main).toContainText("Phone stolen on the bus to Yaba");
   const history = page.getByRole("list", { name: "Claim history" }).getByRole("listitem");
   await expect(history).toHaveCount(1);
@@ -187,7 +188,9 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await expect(history).toHaveCount(2);
 
   await main.getByRole("button", { name: "Approve" }).click();
+  await page.getByRole("dialog", { name: "Approve this claim?" }).getByRole("button", { name: "Approve claim" }).click();
   await expect(main.getByRole("button", { name: "Mark paid" })).toBeVisible();
+  await expect(main.getByTestId("claim-approved-amount")).toHaveText("₦4,000.00");
   await expect(main.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(history).toHaveCount(3);
   await expect(history.nth(0)).toContainText("submitted");
@@ -199,7 +202,11 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await page.screenshot({ path: `${SCREENS}/money-claim-1280.png`, fullPage: true });
 
   // The API agrees, and the list shows it approved.
-  expect(await (await api.get(`claims/${claim.id}`)).json()).toMatchObject({ id: claim.id, status: "approved" });
+  expect(await (await api.get(`claims/${claim.id}`)).json()).toMatchObject({
+    id: claim.id,
+    status: "approved",
+    approvedAmount: "4000.00",
+  });
   await main.getByRole("link", { name: "Claims" }).click();
   await expect(claimRow).toContainText("approved");
 

@@ -3,18 +3,20 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { CURRENCIES, currencyLabel } from "@/lib/currencies";
+import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea, FormError } from "@/components/ui/field";
+import { NativeSelect } from "@/components/ui/select";
 import { Currency, E164 } from "@/server/organizations/schemas";
 import type { ErrorInfo } from "@/trpc/react";
 
 // The API's own rules; empty optional fields mean "none".
 const FormSchema = z.object({
-  name: z.string().trim().min(1, "Enter the business name").max(120, "At most 120 characters"),
-  email: z.email("Enter a valid email address"),
-  phone: z.union([z.literal(""), E164]),
-  address: z.string().trim().max(500, "At most 500 characters"),
+  name: z.string().trim().min(1, M.requiredWhat("the business name")).max(120),
+  email: z.email(M.email),
+  phone: z.union([z.literal(""), E164], M.phone),
+  address: z.string().trim().max(500),
   currency: Currency,
 });
 export type OrganizationFormValues = z.infer<typeof FormSchema>;
@@ -32,11 +34,17 @@ export function OrganizationForm({
   submitLabel,
   onSubmit,
   disabled,
+  requireChange = false,
+  currencyLocked,
 }: {
   defaultValues?: Partial<OrganizationFormValues>;
   submitLabel: string;
   onSubmit: (values: OrganizationPayload) => Promise<ErrorInfo | void>;
   disabled?: boolean;
+  /** Editing an existing profile: saving is offered once something changed. A new one can be created at once. */
+  requireChange?: boolean;
+  /** Why the currency can no longer change (money has moved in it), shown under the field. */
+  currencyLocked?: string;
 }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<OrganizationFormValues>({
@@ -85,19 +93,29 @@ export function OrganizationForm({
       <Field id="org-address" label="Address" error={errors.address?.message}>
         <Textarea id="org-address" rows={2} disabled={disabled} aria-invalid={!!errors.address} {...form.register("address")} />
       </Field>
-      <Field id="org-currency" label="Currency" hint="ISO 4217 code used for prices and payouts" error={errors.currency?.message}>
-        <Input
+      <Field
+        id="org-currency"
+        label="Currency"
+        hint={currencyLocked ?? "Prices, payments, the balance and payouts are in this currency."}
+        error={errors.currency?.message}
+      >
+        <NativeSelect
           id="org-currency"
-          maxLength={3}
-          className="w-28 uppercase"
-          disabled={disabled}
+          className="sm:w-80"
+          disabled={disabled || !!currencyLocked}
           aria-invalid={!!errors.currency}
-          {...form.register("currency", { setValueAs: (v: string) => v.toUpperCase() })}
-        />
+          {...form.register("currency")}
+        >
+          {CURRENCIES.map((code) => (
+            <option key={code} value={code}>
+              {currencyLabel(code)}
+            </option>
+          ))}
+        </NativeSelect>
       </Field>
       {!disabled && (
         <div className="flex justify-end">
-          <Button type="submit" loading={isSubmitting} disabled={defaultValues && !isDirty}>
+          <Button type="submit" loading={isSubmitting} disabled={requireChange && !isDirty}>
             {submitLabel}
           </Button>
         </div>

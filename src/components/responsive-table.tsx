@@ -10,6 +10,10 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Figures line up on the right in the table. */
   numeric?: boolean;
+  /** Extra classes of the table cell (wide screens only). */
+  className?: string;
+  /** Takes a whole line of the card on narrow screens (long text: emails, descriptions). */
+  wide?: boolean;
 }
 
 export function ResponsiveTable<T>({
@@ -31,7 +35,7 @@ export function ResponsiveTable<T>({
     <>
       <div className="hidden overflow-x-auto md:block">
         <table className="w-full text-left text-sm" aria-label={label}>
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
             <tr>
               {columns.map((c) => (
                 <th key={c.header} scope="col" className={cn("px-3 py-2.5 font-medium", c.numeric && "text-right")}>
@@ -48,7 +52,8 @@ export function ResponsiveTable<T>({
                     key={c.header}
                     className={cn(
                       "px-3 py-2.5 align-top",
-                      c.numeric ? "whitespace-nowrap text-right tabular-nums" : "break-words",
+                      c.numeric ? "whitespace-nowrap text-right tabular-nums" : "[overflow-wrap:anywhere]",
+                      c.className,
                     )}
                   >
                     {c.cell(row)}
@@ -61,13 +66,13 @@ export function ResponsiveTable<T>({
       </div>
       <ul className="divide-y divide-slate-200 md:hidden" aria-label={label}>
         {rows.map((row) => (
-          <li key={rowKey(row)} className="py-3" data-testid={testId}>
-            <div className="break-words text-sm font-medium text-slate-900">{first.cell(row)}</div>
-            <dl className="mt-2 grid grid-cols-3 gap-x-3 gap-y-2 text-sm">
+          <li key={rowKey(row)} className="px-4 py-3" data-testid={testId}>
+            <div className="text-sm font-medium text-slate-900 [overflow-wrap:anywhere]">{first.cell(row)}</div>
+            <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
               {rest.map((c) => (
-                <div key={c.header} className="min-w-0">
-                  <dt className="text-xs text-slate-500">{c.header}</dt>
-                  <dd className="break-words tabular-nums text-slate-900">{c.cell(row)}</dd>
+                <div key={c.header} className={cn("min-w-0", c.wide && "col-span-2")}>
+                  <dt className="text-xs text-slate-600">{c.header}</dt>
+                  <dd className="tabular-nums text-slate-900 [overflow-wrap:anywhere]">{c.cell(row)}</dd>
                 </div>
               ))}
             </dl>

@@ -44,13 +44,60 @@ export const M = {
   bytes: (max: number) => `Use at most ${plural(max, "byte")}`,
 } as const;
 
+/**
+ * What a field asks for, by its name (the last segment of its path): "Enter a
+ * name", "Choose a type". Fields not listed get the generic sentences.
+ */
+const LABELS: Record<string, string> = {
+  name: "a name",
+  email: "an email address",
+  description: "a description",
+  url: "a web address",
+  amount: "an amount",
+  approvedAmount: "the approved amount",
+  price: "a price",
+  policyId: "a policy",
+  type: "a type",
+  duration: "a duration",
+  status: "a status",
+  role: "a role",
+  phone: "a phone number",
+  address: "an address",
+  currency: "a currency",
+  reason: "a reason",
+  note: "a note",
+  coverage: "what the policy covers",
+  bankName: "the bank's name",
+  accountName: "the account holder's name",
+  accountNumber: "the account number",
+  bankAccountId: "a bank account",
+  code: "the code",
+  events: "at least one event",
+  permissions: "at least one permission",
+  cardNumber: "the card number",
+  expMonth: "the expiry month",
+  expYear: "the expiry year",
+  cvc: "the security code (CVC)",
+  password: "a password",
+  secret: "a secret",
+  rateLimit: "a rate limit",
+  format: "a format",
+  granularity: "a granularity",
+};
+
 type Issue = z.core.$ZodRawIssue;
+
+const labelOf = (issue: Issue) => {
+  const last = issue.path?.[issue.path.length - 1];
+  return typeof last === "string" ? LABELS[last] : undefined;
+};
 
 /** zod's message for an issue a schema gave no message of its own. */
 export function humanIssue(issue: Issue): string | undefined {
+  const label = labelOf(issue);
   switch (issue.code) {
     case "invalid_type":
-      if (issue.input === undefined) return M.required;
+      if (issue.input === undefined) return label ? `Enter ${label}` : M.required;
       if (issue.expected === "string") return M.text;
       if (issue.expected === "int") return typeof issue.input === "number" ? M.wholeNumber : M.number;
       if (issue.expected === "number" || issue.expected === "bigint") return M.number;
@@ -61,7 +108,7 @@ export function humanIssue(issue: Issue): string | undefined {
       return `Give a ${issue.expected}`;
     case "too_small": {
       const min = Number(issue.minimum);
-      if (issue.origin === "string") return min <= 1 ? M.notEmpty() : M.minChars(min);
+      if (issue.origin === "string") return min <= 1 ? M.notEmpty(label) : M.minChars(min);
       if (issue.origin === "array" || issue.origin === "set") return `Give at least ${plural(min, "item")}`;
       return issue.inclusive === false ? `Enter more than ${min}` : M.atLeast(min);
     }
@@ -79,6 +126,7 @@ export function humanIssue(issue: Issue): string | undefined {
     case "not_multiple_of":
       return issue.divisor === 1 ? M.wholeNumber : `Enter a multiple of ${String(issue.divisor)}`;
     case "invalid_value":
+      if (issue.input === undefined && label) return `Choose ${label}: ${list(issue.values)}`;
       return M.oneOf(issue.values);
     case "unrecognized_keys":
       return M.unknownField(issue.keys);

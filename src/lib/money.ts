@@ -1,6 +1,6 @@
 // Money is integer minor units (bigint) inside; decimal strings at the edges.
 // Every currency we serve has 2 decimals.
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 
 const MAX_MINOR = 10n ** 15n; // 10 trillion major units: far above any premium
 
@@ -20,37 +20,37 @@ export function formatMinor(minor: bigint): string {
 }
 
 /** A positive amount given as a decimal string ("150.00"), as minor units. */
-export const DecimalString = z.string('must be a decimal string like "150.00"').transform((value, ctx) => {
+export const DecimalString = z.string(M.decimalString).transform((value, ctx) => {
   const minor = parseDecimal(value);
   if (minor === null) {
-    ctx.addIssue({ code: "custom", message: 'must be a positive decimal with at most 2 decimals, like "150.00"' });
+    ctx.addIssue({ code: "custom", message: M.amount });
     return z.NEVER;
   }
   if (minor <= 0n) {
-    ctx.addIssue({ code: "custom", message: "must be greater than 0" });
+    ctx.addIssue({ code: "custom", message: M.amountPositive });
     return z.NEVER;
   }
   if (minor >= MAX_MINOR) {
-    ctx.addIssue({ code: "custom", message: "is too large" });
+    ctx.addIssue({ code: "custom", message: M.amountTooLarge });
     return z.NEVER;
   }
   return minor;
 });
 
 /** A positive amount given as a JSON number (150 or 150.5), as minor units. */
-export const AmountNumber = z.number("must be a number").transform((value, ctx) => {
+export const AmountNumber = z.number().transform((value, ctx) => {
   // The shortest decimal form of the number tells how many decimals were sent.
   const minor = Number.isFinite(value) ? parseDecimal(String(Math.abs(value))) : null;
   if (minor === null) {
-    ctx.addIssue({ code: "custom", message: "must have at most 2 decimals" });
+    ctx.addIssue({ code: "custom", message: M.amountDecimals });
     return z.NEVER;
   }
   if (value <= 0 || minor === 0n) {
-    ctx.addIssue({ code: "custom", message: "must be greater than 0" });
+    ctx.addIssue({ code: "custom", message: M.amountPositive });
     return z.NEVER;
   }
   if (minor >= MAX_MINOR) {
-    ctx.addIssue({ code: "custom", message: "is too large" });
+    ctx.addIssue({ code: "custom", message: M.amountTooLarge });
     return z.NEVER;
   }
   return minor;

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import net from "node:net";
-import { z } from "zod";
+import { z } from "@/lib/messages";
 
 const bool = (def: boolean) =>
   z

@@ -35,6 +35,7 @@ const TABLE = {
   kyb_not_approved: [409, "CONFLICT", "KYB not approved"],
   bank_account_not_verified: [409, "CONFLICT", "Bank account not verified"],
   insufficient_funds: [409, "CONFLICT", "Insufficient funds"],
+  currency_locked: [409, "CONFLICT", "Currency cannot change"],
   amount_mismatch: [422, "UNPROCESSABLE_CONTENT", "Amount mismatch"],
   card_declined: [402, "PAYMENT_REQUIRED", "Card declined"],
   provider_error: [502, "BAD_GATEWAY", "Payment provider error"],

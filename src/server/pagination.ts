@@ -1,13 +1,13 @@
 // Cursor pagination, newest first, over (createdAt desc, id desc). The cursor
 // is opaque to clients: base64url of the last row's createdAt and id.
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 
 export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe("Page size, 1–100"),
   cursor: z
     .string()
     .max(200)
-    .refine((c) => decodeCursor(c) !== null, "is not a cursor from this API")
+    .refine((c) => decodeCursor(c) !== null, M.cursor)
     .optional()
     .describe("`nextCursor` from the previous page"),
 });

@@ -3,11 +3,11 @@
 // ways: the `Text` schema for fields, and `assertSafeInput`, which the REST
 // and tRPC adapters run over every raw input (params, query, body, object
 // keys included) before any schema sees it, so no endpoint can forget it.
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { validationError, type FieldError } from "@/server/errors";
 
 const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-export const UNSAFE_TEXT_MESSAGE = "must not contain NUL characters or unpaired surrogates";
+export const UNSAFE_TEXT_MESSAGE = M.unsafeText;
 
 export const isSafeText = (value: string): boolean => !UNSAFE.test(value);
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { pageOf } from "@/server/pagination";
 import { WITHDRAWAL_STATUSES } from "@/server/withdrawals/schemas";
 

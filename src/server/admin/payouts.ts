@@ -4,6 +4,7 @@
 // A retry gets a NEW reference (src/server/payouts/references.ts): Paystack
 // refuses a transfer reference it has seen, and each ledger debit/reversal pair
 // keeps a reference of its own.
+import { M } from "@/lib/messages";
 import type { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { db } from "@/server/db/client";
@@ -41,7 +42,7 @@ export async function listPayouts(_admin: PlatformAdmin, query: PayoutsInput): P
   const cursor = query.cursor ?? undefined;
   if (cursor && !decodeCursor(cursor)) {
     throw new AppError("invalid_query", "cursor: is not a cursor from this API", {
-      errors: [{ path: "cursor", message: "is not a cursor from this API" }],
+      errors: [{ path: "cursor", message: M.cursor }],
     });
   }
   const page = { limit: query.limit, cursor };

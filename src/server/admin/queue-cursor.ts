@@ -1,6 +1,7 @@
 // The KYB queue's cursor: its order is (status rank, submittedAt, organizationId),
 // not the (createdAt, id) of src/server/pagination.ts, so it has its own. The
 // cursor is opaque to clients: base64url of the last row's three sort keys.
+import { M } from "@/lib/messages";
 import { AppError } from "@/server/errors";
 
 export interface QueuePosition {
@@ -32,7 +33,7 @@ export function decodeQueueCursor(cursor: string): QueuePosition {
     submittedAt.getTime() < 0
   ) {
     throw new AppError("invalid_query", "cursor: is not a cursor from this API", {
-      errors: [{ path: "cursor", message: "is not a cursor from this API" }],
+      errors: [{ path: "cursor", message: M.cursor }],
     });
   }
   return { rank: m[1] === "0" ? 0 : 1, submittedAt, organizationId: m[3] };

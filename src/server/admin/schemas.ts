@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { Kyb } from "@/server/kyb/schemas";
 import { pageOf } from "@/server/pagination";
 

@@ -253,7 +253,7 @@ describe("export: the file", () => {
       exportAnalytics(actor, ExportQuery.parse({ type: "payments", format: "csv", from: "2026-04-01" }), NOW),
     ).rejects.toMatchObject({
       code: "validation_failed",
-      extra: { errors: [{ path: "from", message: "must not be after `to`" }] },
+      extra: { errors: [{ path: "from", message: "Choose a start date on or before the end date" }] },
     });
     await expect(
       exportAnalytics(actor, ExportQuery.parse({ type: "revenue", format: "csv", from: "2024-01-01" }), NOW),

@@ -15,6 +15,11 @@
 // decimals and the currency in the header, counts as integers, text as
 // strings (exceljs writes a string as text, never as a formula; line breaks
 // as LF, the only one XML keeps).
+import { M } from "@/lib/messages";
+import { claimWhere } from "@/server/claims/service";
+import type { SearchClaimsQuery } from "@/server/claims/schemas";
+import { paymentWhere } from "@/server/payments/search";
+import type { PaymentFilters } from "@/server/payments/schemas";
 import type { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
@@ -79,7 +84,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 function rangeOf(query: ExportQuery, now: Date): Range {
   const to = query.to ?? isoDay(now);
   const from = query.from ?? isoDay(new Date(dayStart(to).getTime() - (DEFAULT_RANGE_DAYS - 1) * DAY_MS));
-  if (from > to) throw validationError([{ path: "from", message: "must not be after `to`" }]);
+  if (from > to) throw validationError([{ path: "from", message: M.dateOrder }]);
   const start = dayStart(from);
   const end = dayEnd(to);
   // Record lists stream any range; the series are zero-filled, so their length is capped like the JSON series.
@@ -321,7 +326,17 @@ function sheetOf(
           range,
           (where) =>
             db.payment.findMany({
-              where: { organizationId, ...where },
+              // The Payments page's filters, as its list and totals apply them.
+              where: {
+                AND: [
+                  paymentWhere(organizationId, {
+                    status: query.status as PaymentFilters["status"],
+                    policyId: query.policyId,
+                    q: query.q,
+                  }),
+                  where,
+                ],
+              },
               orderBy: OLDEST_FIRST,
               take,
               select: {
@@ -355,7 +370,16 @@ function sheetOf(
           range,
           (where) =>
             db.claim.findMany({
-              where: { organizationId, ...where },
+              where: {
+                AND: [
+                  claimWhere(organizationId, {
+                    status: query.status as SearchClaimsQuery["status"],
+                    policyId: query.policyId,
+                    q: query.q,
+                  }),
+                  where,
+                ],
+              },
               orderBy: OLDEST_FIRST,
               take,
               select: {

@@ -1,12 +1,12 @@
 // Analytics: one zod schema per input and output, shared by tRPC, REST and the
 // OpenAPI document. Ranges are UTC days, `to` inclusive, default the last 30
 // days ending today; money is decimal strings with the organization's currency.
-import { z } from "zod";
-import { Claim } from "@/server/claims/schemas";
+import { M, z } from "@/lib/messages";
+import { Claim, CLAIM_STATUSES } from "@/server/claims/schemas";
 import { dayStart, MAX_SERIES_DAYS } from "@/server/earnings/schemas";
 import { KYB_STATUSES } from "@/server/kyb/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
-import { Payment } from "@/server/payments/schemas";
+import { Payment, PAYMENT_STATUSES } from "@/server/payments/schemas";
 
 const DAY_MS = 86_400_000;
 /** The default range: the last 30 days, today included. */
@@ -14,7 +14,7 @@ export const DEFAULT_RANGE_DAYS = 30;
 /** Hourly series are limited to this many days (744 points). */
 export const MAX_HOURLY_DAYS = 31;
 
-const IsoDay = z.iso.date("must be a date like 2026-01-31");
+const IsoDay = z.iso.date(M.date);
 const Money = z.string().describe('Decimal string, e.g. "150.00"');
 /** A share between 0 and 1 with 4 decimals; null when there is nothing to divide by. */
 const Ratio = z.number().min(0).nullable();
@@ -37,7 +37,7 @@ const withinMax = (q: { from?: string; to?: string }) => rangeDays(q) <= MAX_SER
 /** `from`/`to` alone (the dashboard's stats). */
 export const RangeQuery = z
   .object(RangeFields)
-  .refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] })
+  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
   .refine(withinMax, { message: `the range is at most ${MAX_SERIES_DAYS} days`, path: ["to"] });
 export type RangeQuery = z.output<typeof RangeQuery>;
 
@@ -45,11 +45,11 @@ export const RevenueQuery = z
   .object({
     ...RangeFields,
     granularity: z
-      .enum(REVENUE_GRANULARITIES, `must be one of ${REVENUE_GRANULARITIES.join(", ")}`)
+      .enum(REVENUE_GRANULARITIES)
       .default("day")
       .describe("Series buckets: UTC days, ISO weeks (starting Monday) or calendar months"),
   })
-  .refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] })
+  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
   .refine(withinMax, { message: `the range is at most ${MAX_SERIES_DAYS} days`, path: ["to"] });
 export type RevenueQuery = z.output<typeof RevenueQuery>;
 
@@ -57,11 +57,11 @@ export const UsageQuery = z
   .object({
     ...RangeFields,
     granularity: z
-      .enum(USAGE_GRANULARITIES, `must be one of ${USAGE_GRANULARITIES.join(", ")}`)
+      .enum(USAGE_GRANULARITIES)
       .default("day")
       .describe(`Series buckets; \`hour\` for ranges of at most ${MAX_HOURLY_DAYS} days`),
   })
-  .refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] })
+  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
   .refine(withinMax, { message: `the range is at most ${MAX_SERIES_DAYS} days`, path: ["to"] })
   .refine((q) => q.granularity !== "hour" || rangeDays(q) <= MAX_HOURLY_DAYS, {
     message: `hourly series cover at most ${MAX_HOURLY_DAYS} days`,
@@ -216,15 +216,33 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const ExportQuery = z
   .object({
-    type: z.enum(EXPORT_TYPES, `must be one of ${EXPORT_TYPES.join(", ")}`),
-    format: z.enum(EXPORT_FORMATS, `must be one of ${EXPORT_FORMATS.join(", ")}`),
+    type: z.enum(EXPORT_TYPES),
+    format: z.enum(EXPORT_FORMATS),
     ...RangeFields,
     granularity: z
-      .enum(["hour", "day", "week", "month"], "must be one of hour, day, week, month")
+      .enum(["hour", "day", "week", "month"])
       .optional()
       .describe("revenue: day (default), week, month; api-usage: hour or day (default)"),
+    status: z.string().max(20).optional().describe("payments and claims: only records in this status"),
+    policyId: z.string().max(100).optional().describe("payments and claims: only records of this policy"),
+    q: z
+      .string()
+      .trim()
+      .max(254)
+      .optional()
+      .describe("payments: customer email or name contains, or reference starts with; claims: customer email or description contains"),
   })
-  .refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] })
+  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
+  .refine((q) => (q.status === undefined && q.policyId === undefined && q.q === undefined) || q.type === "payments" || q.type === "claims", {
+    message: "Only the payments and claims exports take status, policyId and q",
+    path: ["type"],
+  })
+  .refine(
+    (q) =>
+      q.status === undefined ||
+      (q.type === "payments" ? (PAYMENT_STATUSES as readonly string[]) : (CLAIM_STATUSES as readonly string[])).includes(q.status),
+    { message: "Choose a status the exported records have", path: ["status"] },
+  )
   .refine((q) => q.type === "transactions" || q.type === "payments" || q.type === "claims" || withinMax(q), {
     message: `the range is at most ${MAX_SERIES_DAYS} days`,
     path: ["to"],

@@ -1,6 +1,7 @@
 // Analytics read from the pre-aggregated tables (daily_stats,
 // policy_daily_stats, api_usage_hourly) plus small indexed counts, so every answer
 // costs a few hundred rows whatever the number of payments.
+import { M } from "@/lib/messages";
 import { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
@@ -67,7 +68,7 @@ export function resolveRange(query: { from?: string; to?: string }, now = new Da
   const start = dayStart(from);
   const end = dayEnd(to);
   const days = Math.round((end.getTime() - start.getTime()) / DAY_MS);
-  if (days < 1) throw badRange("from", "must not be after `to`");
+  if (days < 1) throw badRange("from", M.dateOrder);
   if (days > MAX_SERIES_DAYS) throw badRange("to", `the range is at most ${MAX_SERIES_DAYS} days`);
   return { from, to, start, end, days };
 }

@@ -1,16 +1,16 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { pageOf } from "@/server/pagination";
 
 export const Permission = z.enum(["read", "write"]);
 
 const Permissions = z
   .array(Permission)
-  .min(1, "give at least one permission")
+  .min(1, M.requiredWhat("at least one permission"))
   .max(2)
-  .refine((p) => new Set(p).size === p.length, "must not repeat a permission")
+  .refine((p) => new Set(p).size === p.length, M.noRepeats("permission"))
   .describe("`read` allows GET; `write` allows every method");
 
-const Name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+const Name = z.string().trim().min(1).max(100);
 
 export const CreateApiKeyInput = z
   .strictObject({ name: Name.describe("A label for the key"), permissions: Permissions })
@@ -19,7 +19,7 @@ export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
 export const UpdateApiKeyInput = z
   .strictObject({ name: Name.optional(), permissions: Permissions.optional() })
-  .refine((v) => v.name !== undefined || v.permissions !== undefined, "give name and/or permissions")
+  .refine((v) => v.name !== undefined || v.permissions !== undefined, M.atLeastOneField)
   .meta({ id: "UpdateApiKeyInput" });
 export type UpdateApiKeyInput = z.infer<typeof UpdateApiKeyInput>;
 

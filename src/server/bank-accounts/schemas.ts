@@ -1,15 +1,15 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { pageOf } from "@/server/pagination";
 
 const Text = (max: number) =>
-  z.string("must be a string").trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+  z.string().trim().min(1).max(max);
 
 export const AddBankAccountInput = z
   .strictObject({
     bankName: Text(100).describe('The bank\'s name, e.g. "Access Bank"'),
     accountNumber: z
-      .string("must be a string")
-      .regex(/^\d{10}$/, "must be exactly 10 digits (a NUBAN)")
+      .string()
+      .regex(/^\d{10}$/, "Enter the 10-digit account number (NUBAN)")
       .describe('The 10-digit NUBAN, e.g. "0123456789". Only its last 4 digits are ever shown again.'),
     accountName: Text(150).describe('The name on the account, e.g. "Ada Stores Ltd"'),
   })
@@ -19,10 +19,10 @@ export type AddBankAccountInput = z.output<typeof AddBankAccountInput>;
 export const VerifyBankAccountInput = z
   .strictObject({
     verificationCode: z
-      .string("must be a string")
+      .string()
       .trim()
-      .min(1, "must not be empty")
-      .max(32, "must be at most 32 characters")
+      .min(1)
+      .max(32)
       .describe("The code on the micro-deposit's descriptor (the sandbox's is always SM11AA)"),
   })
   .meta({ id: "VerifyBankAccountInput" });

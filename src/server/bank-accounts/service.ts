@@ -57,7 +57,7 @@ async function lockAccount(tx: Tx, actor: Actor, id: string): Promise<BankAccoun
 
 const duplicate = () =>
   new AppError("conflict", "This account number is already one of the organization's bank accounts", {
-    errors: [{ path: "accountNumber", message: "is already one of the organization's bank accounts" }],
+    errors: [{ path: "accountNumber", message: "This account is already one of your bank accounts" }],
   });
 
 export async function addBankAccount(actor: Actor, input: AddBankAccountInput): Promise<BankAccount> {

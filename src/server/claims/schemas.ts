@@ -1,5 +1,6 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
+import { Coverage } from "@/server/coverages/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 export const CLAIM_TYPES = ["accident", "theft", "fire", "flood", "medical", "liability", "other"] as const;
@@ -17,12 +18,12 @@ export const CLAIM_MOVES: Record<ClaimStatus, ClaimStatus[]> = {
 
 export const CreateClaimInput = z
   .strictObject({
-    policyId: z.string("must be a string").min(1).max(100),
-    type: z.enum(CLAIM_TYPES, `must be one of ${CLAIM_TYPES.join(", ")}`),
-    description: z.string("must be a string").trim().min(1, "must not be empty").max(2000, "must be at most 2000 characters"),
+    policyId: z.string().min(1).max(100),
+    type: z.enum(CLAIM_TYPES),
+    description: z.string().trim().min(1).max(2000),
     amount: AmountNumber.describe("Amount claimed, e.g. 5000 or 5000.5"),
     email: z
-      .email("must be an email address")
+      .email(M.email)
       .max(254)
       .transform((e) => e.toLowerCase())
       .optional()
@@ -33,14 +34,21 @@ export type CreateClaimInput = z.output<typeof CreateClaimInput>;
 
 export const UpdateClaimStatusInput = z
   .strictObject({
-    status: z.enum(["under_review", "approved", "rejected", "paid"], "must be under_review, approved, rejected or paid"),
-    note: z.string("must be a string").trim().max(2000, "must be at most 2000 characters").optional(),
+    status: z.enum(["under_review", "approved", "rejected", "paid"]),
+    note: z.string().trim().max(2000).optional(),
+    approvedAmount: AmountNumber.optional().describe(
+      "With status approved only: what the business will pay, at most the amount claimed; default the amount claimed",
+    ),
+  })
+  .refine((v) => v.approvedAmount === undefined || v.status === "approved", {
+    message: "Give an approved amount only when approving",
+    path: ["approvedAmount"],
   })
   .meta({ id: "UpdateClaimStatusInput" });
 export type UpdateClaimStatusInput = z.output<typeof UpdateClaimStatusInput>;
 
 export const ListClaimsQuery = PageQuery.extend({
-  status: z.enum(CLAIM_STATUSES, `must be one of ${CLAIM_STATUSES.join(", ")}`).optional(),
+  status: z.enum(CLAIM_STATUSES).optional(),
   policyId: z.string().max(100).optional(),
 });
 export type ListClaimsQuery = z.output<typeof ListClaimsQuery>;
@@ -53,6 +61,7 @@ export const Claim = z
     type: z.enum(CLAIM_TYPES),
     description: z.string(),
     amount: z.string(),
+    approvedAmount: z.string().nullable().describe("What the business agreed to pay; set when approved"),
     currency: z.string(),
     status: z.enum(CLAIM_STATUSES),
     createdAt: z.iso.datetime(),
@@ -75,3 +84,26 @@ const ClaimHistoryEntry = z.object({
 /** The claim with every step of its review (dashboard). */
 export const ClaimWithHistory = Claim.extend({ history: z.array(ClaimHistoryEntry) });
 export type ClaimWithHistory = z.infer<typeof ClaimWithHistory>;
+
+// ---------- the dashboard's claims ----------
+
+export const SearchClaimsQuery = PageQuery.extend({
+  status: z.enum(CLAIM_STATUSES).optional(),
+  type: z.enum(CLAIM_TYPES).optional(),
+  policyId: z.string().max(100).optional(),
+  q: z.string().trim().max(254).optional().describe("Customer email or description contains (case-insensitive)"),
+});
+export type SearchClaimsQuery = z.output<typeof SearchClaimsQuery>;
+
+/** A claim as the dashboard lists it: with its policy's name and the customer's email. */
+export const ClaimRow = Claim.extend({ policyName: z.string(), customerEmail: z.string().nullable() });
+export type ClaimRow = z.infer<typeof ClaimRow>;
+export const ClaimRowList = pageOf(ClaimRow, "ClaimRowList");
+
+/** A claim's page: its review, its policy, its customer and the coverage it is filed against. */
+export const ClaimDetail = ClaimWithHistory.extend({
+  policyName: z.string(),
+  customer: z.object({ id: z.string().nullable(), email: z.string(), name: z.string().nullable() }).nullable(),
+  coverage: Coverage.nullable(),
+});
+export type ClaimDetail = z.infer<typeof ClaimDetail>;

@@ -5,10 +5,15 @@ import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { literal } from "@/server/like";
 import { findPolicy } from "@/server/policies/service";
+import { toCoverage } from "@/server/coverages/service";
 import {
   CLAIM_MOVES,
   type Claim,
+  type ClaimDetail,
+  type ClaimRow as ClaimListRow,
+  type SearchClaimsQuery,
   type ClaimWithHistory,
   type CreateClaimInput,
   type ListClaimsQuery,
@@ -22,6 +27,7 @@ export const toClaim = (row: ClaimRow): Claim => ({
   type: row.type,
   description: row.description,
   amount: formatMinor(row.amountMinor),
+  approvedAmount: row.approvedAmountMinor === null ? null : formatMinor(row.approvedAmountMinor),
   currency: row.currency,
   status: row.status,
   createdAt: row.createdAt.toISOString(),
@@ -45,6 +51,7 @@ export async function submitClaim(actor: Actor, input: CreateClaimInput): Promis
         organizationId: actor.organizationId,
         policyId: policy.id,
         coverageId: coverage?.id ?? null,
+        customerEmail: input.email ?? null,
         type: input.type,
         description: input.description,
         amountMinor: input.amount,
@@ -53,7 +60,7 @@ export async function submitClaim(actor: Actor, input: CreateClaimInput): Promis
       },
     });
     const claim = toClaim(row);
-    await recordEvent(tx, actor.organizationId, "claim.submitted", claim);
+    await recordEvent(tx, actor.organizationId, "claim.submitted", claim, claim.id);
     return claim;
   });
 }
@@ -115,9 +122,14 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
   const found = await findClaim(actor, id);
   return db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<
-      { status: ClaimRow["status"] }[]
-    >`SELECT status::text AS status FROM claim WHERE id = ${found.id} FOR UPDATE`;
+      { status: ClaimRow["status"]; amountMinor: bigint }[]
+    >`SELECT status::text AS status, "amountMinor" FROM claim WHERE id = ${found.id} FOR UPDATE`;
     const from = row!.status;
+    // Input judged against the claim (422) comes before its state (409).
+    if (input.approvedAmount !== undefined && input.approvedAmount > row!.amountMinor) {
+      const message = `Approve at most the amount claimed, ${formatMinor(row!.amountMinor)}`;
+      throw new AppError("validation_failed", `approvedAmount: ${message}`, { errors: [{ path: "approvedAmount", message }] });
+    }
     if (!CLAIM_MOVES[from].includes(input.status)) {
       const allowed = CLAIM_MOVES[from];
       throw new AppError(
@@ -129,6 +141,8 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
       where: { id: found.id },
       data: {
         status: input.status,
+        // An approval records what will be paid: the amount claimed unless the business said less.
+        ...(input.status === "approved" ? { approvedAmountMinor: input.approvedAmount ?? row!.amountMinor } : {}),
         history: {
           create: {
             organizationId: actor.organizationId,
@@ -142,4 +156,65 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
     });
     return toClaim(updated);
   });
+}
+
+// ---------- the dashboard's claims ----------
+
+type RowWithPolicy = ClaimRow & { policy: { name: string } };
+const toClaimRow = (row: RowWithPolicy): ClaimListRow => ({
+  ...toClaim(row),
+  policyName: row.policy.name,
+  customerEmail: row.customerEmail,
+});
+
+export function claimWhere(organizationId: string, f: Omit<SearchClaimsQuery, "limit" | "cursor">): Prisma.ClaimWhereInput {
+  const q = f.q?.trim();
+  return {
+    organizationId,
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.type ? { type: f.type } : {}),
+    ...(f.policyId ? { policyId: f.policyId } : {}),
+    ...(q
+      ? {
+          OR: [
+            { customerEmail: { contains: literal(q.toLowerCase()), mode: "insensitive" as const } },
+            { description: { contains: literal(q), mode: "insensitive" as const } },
+            { id: q },
+          ],
+        }
+      : {}),
+  };
+}
+
+export async function searchClaims(actor: Actor, query: SearchClaimsQuery): Promise<Page<ClaimListRow>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const rows = await db.claim.findMany({
+    ...args,
+    where: { AND: [claimWhere(actor.organizationId, query), args.where] },
+    include: { policy: { select: { name: true } } },
+  });
+  return toPage(rows, query, toClaimRow);
+}
+
+/** A claim's page: the review, the policy, the customer and their coverage. */
+export async function getClaimDetail(actor: Actor, id: string): Promise<ClaimDetail> {
+  const claim = await getClaimWithHistory(actor, id);
+  const row = await db.claim.findFirstOrThrow({
+    where: { id: claim.id, organizationId: actor.organizationId },
+    select: { customerEmail: true, policy: { select: { name: true } }, coverage: true },
+  });
+  const email = row.customerEmail ?? row.coverage?.customerEmail ?? null;
+  const customer = email
+    ? await db.customer.findUnique({
+        where: { organizationId_email: { organizationId: actor.organizationId, email } },
+        select: { id: true, name: true },
+      })
+    : null;
+  return {
+    ...claim,
+    policyName: row.policy.name,
+    customer: email ? { id: customer?.id ?? null, email, name: customer?.name ?? row.coverage?.customerName ?? null } : null,
+    coverage: row.coverage ? toCoverage(row.coverage) : null,
+  };
 }

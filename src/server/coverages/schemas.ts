@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 export const COVERAGE_STATUSES = ["active", "expired"] as const;
@@ -20,6 +20,6 @@ export const CoverageList = pageOf(Coverage, "CoverageList");
 
 export const ListCoveragesQuery = PageQuery.extend({
   policyId: z.string().max(100).optional(),
-  status: z.enum(COVERAGE_STATUSES, "must be active or expired").optional(),
+  status: z.enum(COVERAGE_STATUSES).optional(),
 });
 export type ListCoveragesQuery = z.output<typeof ListCoveragesQuery>;

@@ -1,8 +1,8 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { ContentType, FileField } from "@/server/files/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
-const Name = z.string("must be a string").trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
+const Name = z.string().trim().min(1).max(120);
 
 /** Multipart fields of a certificate upload. */
 export const UploadCertificateInput = z
@@ -10,17 +10,17 @@ export const UploadCertificateInput = z
     file: FileField,
     name: Name.describe('What the business calls it, e.g. "NAICOM operating licence 2026"'),
     type: z
-      .string("must be a string")
+      .string()
       .trim()
-      .min(1, "must not be empty")
-      .max(60, "must be at most 60 characters")
+      .min(1)
+      .max(60)
       .describe('A licence-type label, e.g. "insurance licence"'),
   })
   .meta({ id: "UploadCertificateInput" });
 export type UploadCertificateInput = z.output<typeof UploadCertificateInput>;
 
 export const UpdateCertificateInput = z
-  .strictObject({ isActive: z.boolean("must be true or false") })
+  .strictObject({ isActive: z.boolean() })
   .meta({ id: "UpdateCertificateInput" });
 export type UpdateCertificateInput = z.output<typeof UpdateCertificateInput>;
 

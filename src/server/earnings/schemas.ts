@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { KYB_STATUSES } from "@/server/kyb/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 export const MAX_SERIES_DAYS = 366;
 
 /** A calendar day "2026-01-31" (UTC) that exists. */
-const IsoDay = z.iso.date("must be a date like 2026-01-31");
+const IsoDay = z.iso.date(M.date);
 
 /** The UTC instant a "YYYY-MM-DD" day starts. */
 export const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -20,10 +20,10 @@ export const dayEnd = (day: string) => new Date(dayStart(day).getTime() + DAY_MS
 const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
 
 export const ListTransactionsQuery = PageQuery.extend({
-  type: z.enum(LEDGER_TYPES, `must be one of ${LEDGER_TYPES.join(", ")}`).optional(),
+  type: z.enum(LEDGER_TYPES).optional(),
   from: IsoDay.optional().describe("First day (UTC), inclusive"),
   to: IsoDay.optional().describe("Last day (UTC), inclusive"),
-}).refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] });
+}).refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
 
 export const SeriesQuery = z
@@ -31,7 +31,7 @@ export const SeriesQuery = z
     from: IsoDay.optional().describe("First day (UTC); default 29 days before `to`"),
     to: IsoDay.optional().describe("Last day (UTC), inclusive; default today"),
   })
-  .refine(fromNotAfterTo, { message: "must not be after `to`", path: ["from"] })
+  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
   .refine((q) => !q.from || !q.to || (dayStart(q.to).getTime() - dayStart(q.from).getTime()) / DAY_MS < MAX_SERIES_DAYS, {
     message: `the range is at most ${MAX_SERIES_DAYS} days`,
     path: ["to"],

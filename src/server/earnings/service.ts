@@ -2,6 +2,7 @@
 // the ledger (append-only) or the withdrawals, a handful of queries whatever
 // the number of rows.
 import type { LedgerTransaction as LedgerRow } from "@/generated/prisma/client";
+import { M } from "@/lib/messages";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
@@ -130,7 +131,7 @@ export async function getEarningsSeries(actor: Actor, query: SeriesQuery, now = 
   const to = query.to ?? isoDay(now);
   const from = query.from ?? isoDay(new Date(dayStart(to).getTime() - (DEFAULT_SERIES_DAYS - 1) * DAY_MS));
   const days = Math.round((dayStart(to).getTime() - dayStart(from).getTime()) / DAY_MS) + 1;
-  if (days < 1) throw validationError([{ path: "from", message: "must not be after `to`" }]);
+  if (days < 1) throw validationError([{ path: "from", message: M.dateOrder }]);
   if (days > MAX_SERIES_DAYS) throw validationError([{ path: "to", message: `the range is at most ${MAX_SERIES_DAYS} days` }]);
 
   const rows = await db.$queryRaw<{ day: Date; gross: bigint; fees: bigint }[]>`

@@ -27,8 +27,19 @@ export type EventType = (typeof EVENT_TYPES)[number] | (typeof INTERNAL_EVENT_TY
 
 export const newEventId = () => `evt_${crypto.randomBytes(12).toString("base64url")}`;
 
-export async function recordEvent(tx: Tx, organizationId: string, type: EventType, data: object): Promise<string> {
+/**
+ * Writes the event in the caller's transaction. `subject` names the record it
+ * is about (a payment's reference, a claim's id) so that record's page can list
+ * its events and their webhook deliveries.
+ */
+export async function recordEvent(
+  tx: Tx,
+  organizationId: string,
+  type: EventType,
+  data: object,
+  subject?: string,
+): Promise<string> {
   const id = newEventId();
-  await tx.event.create({ data: { id, organizationId, type, data: data as Prisma.InputJsonValue } });
+  await tx.event.create({ data: { id, organizationId, type, data: data as Prisma.InputJsonValue, subject } });
   return id;
 }

@@ -4,6 +4,7 @@
 // PDF, PNG or JPEG). Nothing is written anywhere here: the bytes are held in
 // memory (at most the limit per declared file field) until the service has
 // validated everything, so a refused upload leaves nothing behind.
+import { M } from "@/lib/messages";
 import crypto from "node:crypto";
 import busboy from "busboy";
 import { AppError, validationError } from "@/server/errors";
@@ -39,7 +40,7 @@ export const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.te
 
 const tooLarge = (field: string, limit: number) =>
   new AppError("payload_too_large", `${field}: the file is over ${limit} bytes`, {
-    errors: [{ path: field, message: `must be at most ${limit} bytes` }],
+    errors: [{ path: field, message: M.bytes(limit) }],
   });
 
 export async function readMultipart(
@@ -142,7 +143,7 @@ export async function readMultipart(
             const bytes = Buffer.concat(chunks, size);
             if (bytes.byteLength === 0) {
               if (!info.filename) return done(); // an empty file input: treated as missing
-              fail(validationError([{ path: field, message: "the file is empty" }]));
+              fail(validationError([{ path: field, message: "Choose a file that is not empty" }]));
               return done();
             }
             const type = sniffContentType(bytes);
@@ -152,7 +153,7 @@ export async function readMultipart(
                   "unsupported_media_type",
                   `${field}: only PDF, PNG and JPEG files are accepted (judged by their content)`,
                   {
-                    errors: [{ path: field, message: "must be a PDF, PNG or JPEG file" }],
+                    errors: [{ path: field, message: "Choose a PDF, PNG or JPEG file" }],
                   },
                 ),
               );
@@ -166,7 +167,7 @@ export async function readMultipart(
     });
     parser.on("field", (name, value, info) => {
       if (info.nameTruncated || info.valueTruncated) {
-        return fail(validationError([{ path: name, message: `must be at most ${MAX_TEXT_FIELD_BYTES} bytes` }]));
+        return fail(validationError([{ path: name, message: M.bytes(MAX_TEXT_FIELD_BYTES) }]));
       }
       if (opts.files.includes(name)) return; // text where a file belongs: the file is missing
       fields[name] = value;

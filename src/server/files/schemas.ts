@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { UploadedFile } from "./multipart";
 
 /** A file part of a multipart body (already type-checked by its bytes). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { ContentType, FileField } from "@/server/files/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
@@ -46,10 +46,10 @@ export const RejectKybInput = z
   .strictObject({
     organizationId: z.string().min(1).max(100),
     reason: z
-      .string("must be a string")
+      .string()
       .trim()
       .min(5, "say why in at least 5 characters")
-      .max(1000, "must be at most 1000 characters"),
+      .max(1000),
   })
   .meta({ id: "RejectKybInput" });
 export type RejectKybInput = z.output<typeof RejectKybInput>;

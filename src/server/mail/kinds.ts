@@ -2,7 +2,7 @@
 // what the event carried. Anything else (names, dates, the receipt file) is
 // read when the mail is sent, so event payloads — published to webhooks —
 // never change for the sake of an email.
-import { z } from "zod";
+import { z } from "@/lib/messages";
 
 export const MAIL_KINDS = [
   "payment_received",

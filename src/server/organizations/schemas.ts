@@ -1,22 +1,23 @@
-import { z } from "zod";
+import { isCurrency } from "@/lib/currencies";
+import { M, z } from "@/lib/messages";
 import { pageOf } from "@/server/pagination";
 
-const trimmed = (max: number) => z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
+const trimmed = (max: number) => z.string().trim().min(1).max(max);
 
 export const E164 = z
   .string()
   .trim()
-  .regex(/^\+[1-9]\d{6,14}$/, "must be an international number in E.164 form, like +2348012345678");
+  .regex(/^\+[1-9]\d{6,14}$/, M.phone);
 
 export const Currency = z
   .string()
   .trim()
-  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code, like NGN or USD");
+  .refine((c) => /^[A-Z]{3}$/.test(c) && isCurrency(c), M.currency);
 
 export const CreateOrganizationInput = z
   .strictObject({
     name: trimmed(120).describe("Business name"),
-    email: z.email("must be an email address").max(254).describe("Contact email of the business"),
+    email: z.email(M.email).max(254).describe("Contact email of the business"),
     phone: E164.optional().describe("Phone number in E.164 form"),
     address: trimmed(500).optional(),
     currency: Currency.optional().describe("ISO 4217 currency for prices and payouts; default NGN"),
@@ -27,12 +28,12 @@ export type CreateOrganizationInput = z.infer<typeof CreateOrganizationInput>;
 export const UpdateOrganizationInput = z
   .strictObject({
     name: trimmed(120).optional(),
-    email: z.email("must be an email address").max(254).optional(),
+    email: z.email(M.email).max(254).optional(),
     phone: E164.nullable().optional(),
     address: trimmed(500).nullable().optional(),
     currency: Currency.optional(),
   })
-  .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
+  .refine((v) => Object.keys(v).length > 0, M.atLeastOneField)
   .meta({ id: "UpdateOrganizationInput" });
 export type UpdateOrganizationInput = z.infer<typeof UpdateOrganizationInput>;
 

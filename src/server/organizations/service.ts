@@ -3,7 +3,7 @@
 import type { Member, Organization as OrgRow, Role } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { assertCan, type Actor } from "@/server/actor";
-import { notFound } from "@/server/errors";
+import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "./schemas";
 
@@ -70,19 +70,54 @@ export async function createOrganization(userId: string, input: CreateOrganizati
   });
 }
 
+const currencyLockedReason = (currency: string) =>
+  `Payments have already been made in ${currency}, so the currency can no longer change`;
+
+/** Why the organization's currency can no longer change, or null while it can (dashboard). */
+export async function currencyLock(actor: Actor): Promise<string | null> {
+  assertCan(actor, "read");
+  const [org, paid] = await Promise.all([
+    db.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { currency: true } }),
+    db.payment.findFirst({ where: { organizationId: actor.organizationId }, select: { id: true } }),
+  ]);
+  return paid ? currencyLockedReason(org.currency) : null;
+}
+
+/**
+ * Changes the profile. The currency can change only while no payment has been
+ * made: prices, the balance and payouts are all in it. The change and the check
+ * hold the organization's row, so a payment cannot slip in between; policies
+ * follow the new currency (nothing has been sold in the old one).
+ */
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
   assertCan(actor, "admin");
-  const org = await db.organization.update({
-    where: { id: actor.organizationId },
-    data: {
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      address: input.address,
-      currency: input.currency,
-    },
+  return db.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<{ currency: string }[]>`
+      SELECT currency FROM organization WHERE id = ${actor.organizationId} FOR UPDATE`;
+    const changing = input.currency !== undefined && input.currency !== current!.currency;
+    if (changing) {
+      const paid = await tx.payment.findFirst({ where: { organizationId: actor.organizationId }, select: { id: true } });
+      if (paid) {
+        throw new AppError(
+          "currency_locked",
+          `The currency stays ${current!.currency}: payments have already been made in it, and your balance and payouts are kept in it. Create a new organization to sell in ${input.currency}.`,
+          { errors: [{ path: "currency", message: currencyLockedReason(current!.currency) }] },
+        );
+      }
+      await tx.policy.updateMany({ where: { organizationId: actor.organizationId }, data: { currency: input.currency } });
+    }
+    const org = await tx.organization.update({
+      where: { id: actor.organizationId },
+      data: {
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        address: input.address,
+        currency: input.currency,
+      },
+    });
+    return toOrganization(org, actor.role);
   });
-  return toOrganization(org, actor.role);
 }
 
 /** Sets the organization the dashboard opens next for this user. */

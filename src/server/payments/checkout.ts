@@ -69,7 +69,7 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
   // A link made before the policy was taken off sale does not sell it.
   if (!payment.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
   if (card.cardNumber === SANDBOX_CARDS.declined) {
-    await settlePayment(reference, "failed", { failureReason: "The card was declined" });
+    await settlePayment(reference, "failed", { failureReason: "The card was declined", customerName: card.name });
     throw new AppError("card_declined", "The card was declined. Start a new payment to try again.");
   }
   if (card.cardNumber !== SANDBOX_CARDS.success) {
@@ -81,7 +81,7 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
       },
     );
   }
-  await settlePayment(reference, "success");
+  await settlePayment(reference, "success", { customerName: card.name });
   return { reference, status: "success" };
 }
 

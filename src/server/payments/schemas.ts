@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/server/coverages/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
@@ -8,14 +8,14 @@ export const PAYMENT_STATUSES = ["pending", "success", "failed"] as const;
 export const InitializePaymentInput = z
   .strictObject({
     amount: AmountNumber.describe("Must equal the policy's price, e.g. 150 or 150.5"),
-    policyId: z.string("must be a string").min(1).max(100),
+    policyId: z.string().min(1).max(100),
     email: z
-      .email("must be an email address")
+      .email(M.email)
       .max(254)
       .transform((e) => e.toLowerCase())
       .describe("The paying customer's email; their coverage is keyed on it"),
     callbackUrl: z
-      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .url({ protocol: /^https?$/, error: M.url })
       .max(2000)
       .optional()
       .describe("Where the checkout sends the customer afterwards, with ?reference="),
@@ -44,7 +44,7 @@ export const VerifiedPayment = Payment.extend({ coverage: Coverage.nullable().op
 export type VerifiedPayment = z.infer<typeof VerifiedPayment>;
 
 export const ListPaymentsQuery = PageQuery.extend({
-  status: z.enum(PAYMENT_STATUSES, `must be one of ${PAYMENT_STATUSES.join(", ")}`).optional(),
+  status: z.enum(PAYMENT_STATUSES).optional(),
   policyId: z.string().max(100).optional(),
 });
 export type ListPaymentsQuery = z.output<typeof ListPaymentsQuery>;
@@ -57,28 +57,104 @@ const currentYear = () => new Date().getUTCFullYear();
 export const CheckoutInput = z
   .strictObject({
     cardNumber: z
-      .string("must be a string")
+      .string()
       .transform((v) => v.replace(/[\s-]/g, ""))
-      .pipe(z.string().regex(/^\d{12,19}$/, "must be 12 to 19 digits")),
-    expMonth: z.coerce.number("must be a month").int().min(1, "must be 1 to 12").max(12, "must be 1 to 12"),
+      .pipe(z.string().regex(/^\d{12,19}$/, "Enter the card number: 12 to 19 digits")),
+    expMonth: z.coerce.number().int().min(1, "Enter a month from 1 to 12").max(12, "Enter a month from 1 to 12"),
     expYear: z.coerce
-      .number("must be a year")
+      .number()
       .int()
       .transform((y) => (y < 100 ? 2000 + y : y))
       // Judged per request (the server outlives a New Year), never at module load.
       .pipe(
         z
           .number()
-          .refine((y) => y >= currentYear(), "the card has expired")
-          .refine((y) => y <= currentYear() + 20, "is too far ahead"),
+          .refine((y) => y >= currentYear(), "This card has expired")
+          .refine((y) => y <= currentYear() + 20, "Check the expiry year: it is too far ahead"),
       ),
-    cvc: z.string("must be a string").regex(/^\d{3,4}$/, "must be 3 or 4 digits"),
+    cvc: z.string().regex(/^\d{3,4}$/, "Enter the 3 or 4 digits of the security code"),
+    name: z
+      .string()
+      .trim()
+      .max(120)
+      .optional()
+      .transform((v) => v || undefined)
+      .describe("The customer's name, optional: kept on the payment and their coverage"),
   })
   .refine(
     (c) => {
       const now = new Date();
       return c.expYear > now.getUTCFullYear() || c.expMonth >= now.getUTCMonth() + 1;
     },
-    { message: "the card has expired", path: ["expMonth"] },
+    { message: "This card has expired", path: ["expMonth"] },
   );
 export type CheckoutInput = z.output<typeof CheckoutInput>;
+
+// ---------- the dashboard's payments: filters, totals, one payment in depth ----------
+
+const IsoDay = z.iso.date(M.date);
+
+/** The filters of the Payments page, shared by its list, its totals and its CSV. */
+export const PaymentFilters = z
+  .object({
+    status: z.enum(PAYMENT_STATUSES).optional(),
+    policyId: z.string().max(100).optional(),
+    from: IsoDay.optional().describe("First day created (UTC), inclusive"),
+    to: IsoDay.optional().describe("Last day created (UTC), inclusive"),
+    q: z.string().trim().max(254).optional().describe("Customer email or name (contains), or a reference (starts with)"),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: M.dateOrder, path: ["from"] });
+export type PaymentFilters = z.output<typeof PaymentFilters>;
+
+export const SearchPaymentsQuery = z
+  .object({ ...PageQuery.shape, ...PaymentFilters.shape })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: M.dateOrder, path: ["from"] });
+export type SearchPaymentsQuery = z.output<typeof SearchPaymentsQuery>;
+
+/** A payment as the dashboard lists it: with its policy's name, the customer's name, fee and net. */
+export const PaymentRow = Payment.extend({
+  policyName: z.string(),
+  customerName: z.string().nullable(),
+  fee: z.string().nullable().describe("Platform fee taken when it succeeded"),
+  net: z.string().nullable().describe("Amount less the fee, once it succeeded"),
+  failureReason: z.string().nullable(),
+});
+export type PaymentRow = z.infer<typeof PaymentRow>;
+export const PaymentRowList = pageOf(PaymentRow, "PaymentRowList");
+
+/** Sums over every payment the filters match (not only the page shown). */
+export const PaymentTotals = z.object({
+  currency: z.string(),
+  count: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  pending: z.number().int(),
+  gross: z.string().describe("Sum of successful payments"),
+  fees: z.string(),
+  net: z.string(),
+});
+export type PaymentTotals = z.infer<typeof PaymentTotals>;
+
+const DeliveryAttempt = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  url: z.string(),
+  attempt: z.number().int(),
+  status: z.string(),
+  responseStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+
+export const PaymentDetail = PaymentRow.extend({
+  provider: z.string(),
+  customer: z.object({ id: z.string().nullable(), email: z.string(), name: z.string().nullable() }),
+  coverage: Coverage.extend({ action: z.enum(["purchased", "renewed"]) }).nullable(),
+  timeline: z.array(
+    z.object({ status: z.enum(["created", "success", "failed"]), at: z.iso.datetime(), note: z.string().nullable() }),
+  ),
+  events: z.array(
+    z.object({ id: z.string(), type: z.string(), createdAt: z.iso.datetime(), deliveries: z.array(DeliveryAttempt) }),
+  ),
+});
+export type PaymentDetail = z.infer<typeof PaymentDetail>;

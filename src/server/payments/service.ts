@@ -16,7 +16,7 @@ export async function initializePayment(actor: Actor, input: InitializePaymentIn
   const policy = await findPolicy(actor, input.policyId);
   if (input.amount !== policy.priceMinor) {
     throw new AppError("amount_mismatch", `amount must equal the policy's price, ${formatMinor(policy.priceMinor)}`, {
-      errors: [{ path: "amount", message: `must equal the policy's price, ${formatMinor(policy.priceMinor)}` }],
+      errors: [{ path: "amount", message: `Enter the policy's price, ${formatMinor(policy.priceMinor)}` }],
     });
   }
   if (!policy.isActive) throw new AppError("policy_inactive", "This policy is not on sale");

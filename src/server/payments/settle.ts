@@ -29,30 +29,37 @@ export interface Settlement {
 export async function settlePayment(
   reference: string,
   outcome: "success" | "failed",
-  { now = new Date(), failureReason }: { now?: Date; failureReason?: string } = {},
+  {
+    now = new Date(),
+    failureReason,
+    customerName,
+  }: { now?: Date; failureReason?: string; customerName?: string | null } = {},
 ): Promise<Settlement> {
   return db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ id: string; status: string }[]>`
       SELECT id, status::text AS status FROM payment WHERE reference = ${reference} FOR UPDATE`;
     if (!locked) throw notFound("Payment");
     if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
+    // A name given on the checkout is kept, paid or not.
+    const named = customerName ? { customerName } : {};
 
     if (outcome === "failed") {
-      const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason } });
+      const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason, ...named } });
       return { payment, coverage: null };
     }
 
-    const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "success", paidAt: now } });
-    const policy = await tx.policy.findUniqueOrThrow({ where: { id: payment.policyId } });
-    const fee = platformFee(payment.amountMinor, env.PLATFORM_FEE_BPS);
-    const common = { organizationId: payment.organizationId, currency: payment.currency, reference, policyId: policy.id };
+    const pending = await tx.payment.findUniqueOrThrow({ where: { id: locked.id } });
+    const name = customerName ?? pending.customerName;
+    const policy = await tx.policy.findUniqueOrThrow({ where: { id: pending.policyId } });
+    const fee = platformFee(pending.amountMinor, env.PLATFORM_FEE_BPS);
+    const common = { organizationId: pending.organizationId, currency: pending.currency, reference, policyId: policy.id };
     await tx.ledgerTransaction.createMany({
       data: [
         {
           ...common,
           type: "payment",
-          amountMinor: payment.amountMinor,
-          description: `Payment for ${policy.name} by ${payment.email}`,
+          amountMinor: pending.amountMinor,
+          description: `Payment for ${policy.name} by ${pending.email}`,
         },
         ...(fee > 0n
           ? [{ ...common, type: "fee" as const, amountMinor: -fee, description: `Platform fee (${env.PLATFORM_FEE_BPS / 100}%)` }]
@@ -65,22 +72,52 @@ export async function settlePayment(
     // payments of the same customer settle at once.
     const interval = INTERVAL[policy.duration];
     const [coverage] = await tx.$queryRaw<CoverageRow[]>`
-      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "startsAt", "endsAt", "renewalCount", "createdAt", "updatedAt")
-      VALUES (${newId()}, ${payment.organizationId}, ${policy.id}, ${payment.email}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${now}, ${now})
+      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "customerName", "startsAt", "endsAt", "renewalCount", "createdAt", "updatedAt")
+      VALUES (${newId()}, ${pending.organizationId}, ${policy.id}, ${pending.email}, ${name}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${now}, ${now})
       ON CONFLICT ("policyId", "customerEmail") DO UPDATE SET
         "endsAt" = GREATEST(coverage."endsAt", EXCLUDED."startsAt") + ${interval}::interval,
         "renewalCount" = coverage."renewalCount" + 1,
+        "customerName" = COALESCE(EXCLUDED."customerName", coverage."customerName"),
         "updatedAt" = EXCLUDED."updatedAt"
       RETURNING *`;
     if (!coverage) throw new Error("coverage upsert returned nothing");
+    const purchased = coverage.renewalCount === 0;
 
-    const paymentData = toPayment(payment);
-    await recordEvent(tx, payment.organizationId, "payment.completed", paymentData);
-    await recordEvent(tx, payment.organizationId, coverage.renewalCount === 0 ? "policy.purchased" : "policy.renewed", {
-      coverage: toCoverage(coverage, now),
-      policy: { id: policy.id, name: policy.name, duration: policy.duration },
-      payment: { reference, amount: formatMinor(payment.amountMinor), currency: payment.currency },
+    // The customer (one per email), with running totals for the customers list.
+    await tx.$executeRaw`
+      INSERT INTO customer (id, "organizationId", email, name, "paymentsCount", "totalPaidMinor", "lastPaidAt", "createdAt", "updatedAt")
+      VALUES (${newId()}, ${pending.organizationId}, ${pending.email}, ${name}, 1, ${pending.amountMinor}, ${now}, ${now}, ${now})
+      ON CONFLICT ("organizationId", email) DO UPDATE SET
+        name = COALESCE(EXCLUDED.name, customer.name),
+        "paymentsCount" = customer."paymentsCount" + 1,
+        "totalPaidMinor" = customer."totalPaidMinor" + EXCLUDED."totalPaidMinor",
+        "lastPaidAt" = GREATEST(customer."lastPaidAt", EXCLUDED."lastPaidAt"),
+        "updatedAt" = EXCLUDED."updatedAt"`;
+
+    const payment = await tx.payment.update({
+      where: { id: locked.id },
+      data: {
+        status: "success",
+        paidAt: now,
+        feeMinor: fee,
+        coverageId: coverage.id,
+        coverageAction: purchased ? "purchased" : "renewed",
+        ...named,
+      },
     });
+    const paymentData = toPayment(payment);
+    await recordEvent(tx, payment.organizationId, "payment.completed", paymentData, reference);
+    await recordEvent(
+      tx,
+      payment.organizationId,
+      purchased ? "policy.purchased" : "policy.renewed",
+      {
+        coverage: toCoverage(coverage, now),
+        policy: { id: policy.id, name: policy.name, duration: policy.duration },
+        payment: { reference, amount: formatMinor(payment.amountMinor), currency: payment.currency },
+      },
+      reference,
+    );
     return { payment, coverage };
   });
 }

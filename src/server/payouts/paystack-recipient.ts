@@ -52,7 +52,7 @@ async function bankCodeOf(call: PaystackCall, bankName: string, currency: string
   if (!bank || typeof bank.code !== "string") {
     throw new AppError("validation_failed", `bankName: ${bankName} is not a bank the payout provider knows`, {
       errors: [
-        { path: "bankName", message: "is not a bank the payout provider knows; use the bank's name as Paystack lists it" },
+        { path: "bankName", message: "Enter the bank's name as Paystack lists it: this one is not known to the payout provider" },
       ],
     });
   }

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { DecimalString } from "@/lib/money";
 import { PolicyAnalyticsQuery, REVENUE_GRANULARITIES } from "@/server/analytics/schemas";
 import { IdParam } from "@/server/ids";
@@ -7,17 +7,17 @@ import { pageOf, PageQuery } from "@/server/pagination";
 export const POLICY_TYPES = ["auto", "home", "health", "life", "travel", "property", "liability", "business", "other"] as const;
 export const POLICY_DURATIONS = ["monthly", "quarterly", "yearly"] as const;
 
-export const PolicyType = z.enum(POLICY_TYPES, `must be one of ${POLICY_TYPES.join(", ")}`);
-export const PolicyDuration = z.enum(POLICY_DURATIONS, `must be one of ${POLICY_DURATIONS.join(", ")}`);
+export const PolicyType = z.enum(POLICY_TYPES);
+export const PolicyDuration = z.enum(POLICY_DURATIONS);
 
-const Name = z.string("must be a string").trim().min(1, "must not be empty").max(120, "must be at most 120 characters");
-const LongText = z.string("must be a string").trim().max(5000, "must be at most 5000 characters");
+const Name = z.string().trim().min(1).max(120);
+const LongText = z.string().trim().max(5000);
 const Items = z
   .array(
-    z.string("must be a string").trim().min(1, "must not be empty").max(500, "must be at most 500 characters"),
-    "must be a list of strings",
+    z.string().trim().min(1).max(500),
+    M.listOf,
   )
-  .max(50, "must have at most 50 items");
+  .max(50);
 
 const fields = {
   name: Name.describe("Name customers see"),
@@ -44,17 +44,17 @@ export const UpdatePolicyInput = z
     benefits: Items.optional(),
     exclusions: Items.optional(),
   })
-  .refine((v) => Object.keys(v).length > 0, "give at least one field to change")
+  .refine((v) => Object.keys(v).length > 0, M.atLeastOneField)
   .meta({ id: "UpdatePolicyInput" });
 export type UpdatePolicyInput = z.output<typeof UpdatePolicyInput>;
 
 export const PolicyStatusInput = z
-  .strictObject({ isActive: z.boolean("must be true or false").describe("false stops new purchases") })
+  .strictObject({ isActive: z.boolean().describe("false stops new purchases") })
   .meta({ id: "PolicyStatusInput" });
 
 export const ListPoliciesQuery = PageQuery.extend({
   isActive: z
-    .enum(["true", "false"], "must be true or false")
+    .enum(["true", "false"], M.boolean)
     .transform((v) => v === "true")
     .optional(),
   type: PolicyType.optional(),

@@ -1,6 +1,7 @@
 import type { Policy as PolicyRow, Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
+import { literal } from "@/server/like";
 import { db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
@@ -31,8 +32,7 @@ export async function listPolicies(actor: Actor, query: ListPoliciesQuery): Prom
     organizationId: actor.organizationId,
     ...(query.isActive !== undefined ? { isActive: query.isActive } : {}),
     ...(query.type ? { type: query.type } : {}),
-    // `contains` becomes ILIKE: escape its wildcards so the search is literal.
-    ...(query.q ? { name: { contains: query.q.replace(/[\\%_]/g, "\\$&"), mode: "insensitive" } } : {}),
+    ...(query.q ? { name: { contains: literal(query.q), mode: "insensitive" } } : {}),
     ...args.where,
   };
   const rows = await db.policy.findMany({ ...args, where });

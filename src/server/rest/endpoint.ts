@@ -1,6 +1,6 @@
 // A REST operation declared as data: the router, the permission check, the
 // parsers and the OpenAPI document are all built from these entries.
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import type { Actor, KeyPermission } from "@/server/actor";
 import type { AuthenticatedKey } from "@/server/api-keys/service";
 import type { ErrorCode } from "@/server/errors";

@@ -2,6 +2,7 @@
 // of Next so it can be mounted anywhere. Checks run in the contract's order:
 // 401 key → 404/405 route → 403 permission → 400 body/query → 413/415/422
 // input → (service) 404 record → 409 state.
+import { M } from "@/lib/messages";
 import type { z } from "zod";
 import { assertKeyPermits } from "@/server/actor";
 import { recordApiRequest } from "@/server/analytics/metering";
@@ -47,7 +48,7 @@ function parseQuery(ep: AnyEndpoint, url: URL): unknown {
   const cursor = (parsed.data as { cursor?: string }).cursor;
   if (cursor !== undefined && !decodeCursor(cursor)) {
     throw new AppError("invalid_query", "cursor: is not a cursor from this API", {
-      errors: [{ path: "cursor", message: "is not a cursor from this API" }],
+      errors: [{ path: "cursor", message: M.cursor }],
     });
   }
   return parsed.data;
@@ -187,7 +188,7 @@ async function run(
   }
   if (idemKey.length === 0 || idemKey.length > 255) {
     throw new AppError("validation_failed", "Idempotency-Key: must be 1 to 255 characters", {
-      errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 characters" }],
+      errors: [{ path: "Idempotency-Key", message: "Use 1 to 255 characters" }],
     });
   }
   const claim = await claimIdempotencyKey(

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, built from the same endpoint table and zod schemas
 // the router uses, so the reference cannot drift from the API.
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import {
   createDocument,
   type ZodOpenApiOperationObject,

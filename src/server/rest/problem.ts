@@ -40,11 +40,10 @@ export function problemResponse(err: AppError, requestId: string, headers: Heade
   return new Response(problemBody(err, requestId), { status: err.status, headers });
 }
 
-/** Zod issues as field errors, with a plain "is required" for missing fields. */
+/** Zod issues as field errors; their messages come from src/lib/messages.ts. */
 export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
-    const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
-    return { path, message: missing ? "is required" : issue.message };
-  });
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
+    message: issue.message,
+  }));
 }

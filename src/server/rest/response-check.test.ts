@@ -1,7 +1,7 @@
 // The test-time response check (VALIDATE_RESPONSES): a body that breaks its
 // endpoint's declared schema — wrong type, missing or undeclared field — is caught.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { ApiKey } from "@/server/api-keys/schemas";
 import { env } from "@/server/env";
 import { endpoints } from "./endpoints";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 
 export const Settings = z
   .object({
@@ -14,10 +14,10 @@ export const UpdateSettingsInput = z
     api: z
       .strictObject({
         rateLimit: z
-          .number("must be a number")
-          .int("must be a whole number")
-          .min(1, "must be at least 1")
-          .max(100_000, "must be at most 100000")
+          .number(M.between(1, 100_000))
+          .int(M.between(1, 100_000))
+          .min(1, M.between(1, 100_000))
+          .max(100_000, M.between(1, 100_000))
           .optional(),
       })
       .optional(),

@@ -1,14 +1,14 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { ApiKey } from "@/server/api-keys/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 /** Roles that can be given; OWNER is only ever the organization's creator. */
-export const AssignableRole = z.enum(["ADMIN", "MEMBER"], "must be ADMIN or MEMBER");
+export const AssignableRole = z.enum(["ADMIN", "MEMBER"]);
 
 export const InviteMemberInput = z
   .strictObject({
     email: z
-      .email("must be an email address")
+      .email(M.email)
       .max(254)
       .transform((e) => e.toLowerCase()),
     role: AssignableRole,
@@ -20,7 +20,7 @@ export const UpdateMemberInput = z.strictObject({ role: AssignableRole }).meta({
 
 export const INVITATION_STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
 export const ListInvitationsQuery = PageQuery.extend({
-  status: z.enum(INVITATION_STATUSES, `must be one of ${INVITATION_STATUSES.join(", ")}`).optional(),
+  status: z.enum(INVITATION_STATUSES).optional(),
 });
 export type ListInvitationsQuery = z.output<typeof ListInvitationsQuery>;
 

@@ -6,7 +6,7 @@ import { bankAccountsRouter } from "./routers/bank-accounts";
 import { documentsRouter } from "./routers/documents";
 import { earningsRouter } from "./routers/earnings";
 import { kybRouter } from "./routers/kyb";
-import { claimsRouter, coveragesRouter, paymentsRouter } from "./routers/money";
+import { claimsRouter, coveragesRouter, customersRouter, paymentsRouter } from "./routers/money";
 import { organizationsRouter } from "./routers/organizations";
 import { policiesRouter } from "./routers/policies";
 import { settingsRouter } from "./routers/settings";
@@ -20,6 +20,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   coverages: coveragesRouter,
   claims: claimsRouter,
+  customers: customersRouter,
   settings: settingsRouter,
   team: teamRouter,
   webhooks: webhooksRouter,

@@ -1,23 +1,23 @@
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { EVENT_TYPES } from "@/server/events/record";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 export const CreateWebhookInput = z
   .strictObject({
     url: z
-      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-      .max(2000, "must be at most 2000 characters")
+      .url({ protocol: /^https?$/, error: M.url })
+      .max(2000)
       // Credentials in a URL would be stored and shown in clear, and sent on every delivery.
-      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), "must not contain a user name or password")
+      .refine((u) => !/^[a-z]+:\/\/[^/?#]*@/i.test(u), "Remove the user name and password from the address")
       .describe("Receives a POST per event"),
     events: z
-      .array(z.enum(EVENT_TYPES, `must be one of ${EVENT_TYPES.join(", ")}`), "must be a list of event names")
+      .array(z.enum(EVENT_TYPES), "Choose at least one event")
       .min(1, "subscribe to at least one event")
-      .refine((e) => new Set(e).size === e.length, "must not repeat an event"),
+      .refine((e) => new Set(e).size === e.length, M.noRepeats("event")),
     secret: z
-      .string("must be a string")
-      .min(16, "must be at least 16 characters")
-      .max(200, "must be at most 200 characters")
+      .string()
+      .min(16)
+      .max(200)
       .optional()
       .describe("Your own signing secret; we generate a `whsec_…` one when absent"),
   })

@@ -30,7 +30,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const REFUSED = "private, loopback and link-local addresses are not allowed";
+const REFUSED = "Use a public address: private, loopback and link-local addresses are not allowed";
 
 describe("private URLs when they are not allowed", () => {
   it.each([
@@ -126,7 +126,7 @@ describe("private URLs when they are not allowed", () => {
     expect(await unsafeUrlReason("https://hooks.example.com/x", resolve)).toBe(REFUSED);
     expect(await unsafeUrlReason("https://hooks.example.com/x", async () => ["93.184.216.34"])).toBeNull();
     expect(await unsafeUrlReason("https://hooks.example.com/x", async () => [])).toBe(
-      "the host hooks.example.com does not resolve",
+      "The host hooks.example.com does not resolve: check the address",
     );
   });
 
@@ -135,7 +135,7 @@ describe("private URLs when they are not allowed", () => {
     const resolve = vi.fn<ResolveHost>(() => new Promise<string[]>(() => {}));
     const pending = unsafeUrlReason("https://slow.example.com/x", resolve);
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(await pending).toBe("the host slow.example.com does not resolve");
+    expect(await pending).toBe("The host slow.example.com does not resolve: check the address");
     expect(resolve).toHaveBeenCalledOnce();
   });
 

@@ -13,7 +13,7 @@ import { env } from "@/server/env";
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
 const DNS_TIMEOUT_MS = 5_000;
-const REFUSED = "private, loopback and link-local addresses are not allowed";
+const REFUSED = "Use a public address: private, loopback and link-local addresses are not allowed";
 
 export const systemResolve: ResolveHost = async (hostname) =>
   (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
@@ -63,7 +63,7 @@ export type Target = { ok: true; hostname: string; addresses: string[] } | { ok:
  */
 export async function resolveTarget(url: string, resolve: ResolveHost = systemResolve): Promise<Target> {
   const parsed = new URL(url); // WHATWG parsing: `2130706433`, `0x7f.1`, `017700000001` become 127.0.0.1
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, reason: "only http(s) URLs are allowed" };
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, reason: "Use an address starting with http:// or https://" };
   const hostname = parsed.hostname.replace(/^\[|\]$/g, "");
   const name = hostname.replace(/\.$/, "");
   // RFC 6761: localhost and *.localhost are loopback, whatever a resolver says.
@@ -75,7 +75,7 @@ export async function resolveTarget(url: string, resolve: ResolveHost = systemRe
   } catch {
     addresses = [];
   }
-  if (addresses.length === 0) return { ok: false, reason: `the host ${hostname} does not resolve` };
+  if (addresses.length === 0) return { ok: false, reason: `The host ${hostname} does not resolve: check the address` };
   if (!env.WEBHOOK_ALLOW_PRIVATE_URLS && !addresses.every(isPublicAddress)) return { ok: false, reason: REFUSED };
   return { ok: true, hostname, addresses };
 }
@@ -83,7 +83,7 @@ export async function resolveTarget(url: string, resolve: ResolveHost = systemRe
 /** Null when the URL may be called; else the reason it may not. Registration asks DNS only when private URLs are refused. */
 export async function unsafeUrlReason(url: string, resolve?: ResolveHost): Promise<string | null> {
   const parsed = new URL(url);
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "only http(s) URLs are allowed";
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "Use an address starting with http:// or https://";
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) return null;
   const target = await resolveTarget(url, resolve);
   return target.ok ? null : target.reason;

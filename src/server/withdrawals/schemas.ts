@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
 import { pageOf, PageQuery } from "@/server/pagination";
 
@@ -10,10 +10,10 @@ export const MIN_WITHDRAWAL_MINOR = 100n;
 
 export const WithdrawInput = z
   .strictObject({
-    amount: AmountNumber.refine((minor) => minor >= MIN_WITHDRAWAL_MINOR, "must be at least 1.00").describe(
+    amount: AmountNumber.refine((minor) => minor >= MIN_WITHDRAWAL_MINOR, "Withdraw at least 1.00").describe(
       "At least 1.00, at most 2 decimals, e.g. 2500 or 2500.5",
     ),
-    bankAccountId: z.string("must be a string").min(1, "must not be empty").max(100).describe("A verified bank account"),
+    bankAccountId: z.string().min(1).max(100).describe("A verified bank account"),
   })
   .meta({ id: "WithdrawInput" });
 export type WithdrawInput = z.output<typeof WithdrawInput>;
@@ -35,6 +35,6 @@ export type Withdrawal = z.output<typeof Withdrawal>;
 export const WithdrawalList = pageOf(Withdrawal, "WithdrawalList");
 
 export const ListWithdrawalsQuery = PageQuery.extend({
-  status: z.enum(WITHDRAWAL_STATUSES, `must be one of ${WITHDRAWAL_STATUSES.join(", ")}`).optional(),
+  status: z.enum(WITHDRAWAL_STATUSES).optional(),
 });
 export type ListWithdrawalsQuery = z.output<typeof ListWithdrawalsQuery>;

@@ -83,7 +83,7 @@ describe("requestWithdrawal: amounts", () => {
     const { actor, account } = await fundedOrg();
     const parsed = WithdrawInput.safeParse({ amount: 0.99, bankAccountId: account.id });
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toBe("must be at least 1.00");
+    expect(parsed.error?.issues[0]?.message).toBe("Withdraw at least 1.00");
     expect(WithdrawInput.safeParse({ amount: 1.001, bankAccountId: account.id }).success).toBe(false);
     const err = await refusal(requestWithdrawal(actor, { amount: 99n, bankAccountId: account.id }));
     expect([err.code, err.status]).toEqual(["validation_failed", 422]);

@@ -55,7 +55,7 @@ function payoutTiming(now: Date) {
 
 export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Promise<Withdrawal> {
   assertCan(actor, "admin");
-  if (input.amount < MIN_WITHDRAWAL_MINOR) throw validationError([{ path: "amount", message: "must be at least 1.00" }]);
+  if (input.amount < MIN_WITHDRAWAL_MINOR) throw validationError([{ path: "amount", message: "Withdraw at least 1.00" }]);
   const orgId = actor.organizationId;
   return db.$transaction(
     async (tx) => {

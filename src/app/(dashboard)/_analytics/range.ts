@@ -4,6 +4,7 @@
 // reload or a shared link shows the same numbers. Days are UTC, `to`
 // inclusive, as the server counts them.
 import { useSearchParams } from "next/navigation";
+import { replaceQuery } from "@/lib/use-query-state";
 import { useCallback, useMemo } from "react";
 
 const DAY_MS = 86_400_000;
@@ -45,20 +46,7 @@ export interface Range {
   preset: Preset | null;
 }
 
-/**
- * Writes query parameters without a navigation (no server round trip): Next
- * syncs useSearchParams with a replaceState whose state is not its own, so
- * the state passed is null (Next copies its internal state over).
- */
-export function replaceQuery(changes: Record<string, string | null>) {
-  const params = new URLSearchParams(window.location.search);
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) params.delete(key);
-    else params.set(key, value);
-  }
-  const query = params.toString();
-  window.history.replaceState(null, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
-}
+export { replaceQuery };
 
 /** The range in the URL, or the last 30 days when it holds none (or one the server would refuse). */
 export function useRange(): Range & { setRange: (from: string, to: string) => void } {

@@ -34,7 +34,7 @@ export const NAV: NavItem[] = [
   // Money out: readable by every member; withdrawing and managing accounts are for owners and admins.
   { href: "/earnings", label: "Earnings", icon: Wallet },
   { href: "/bank-accounts", label: "Bank accounts", icon: Landmark },
-  { href: "/policyholders", label: "Policyholders", icon: ShieldCheck },
+  { href: "/customers", label: "Customers", icon: ShieldCheck },
   { href: "/claims", label: "Claims", icon: ClipboardList },
   { href: "/documents", label: "Documents", icon: FolderOpen },
   { href: "/kyb", label: "Verification (KYB)", icon: BadgeCheck },

@@ -5,7 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
@@ -16,7 +16,7 @@ type Mode = "accept" | "wrong-account" | "sign-in" | "sign-up";
 
 const Credentials = z.object({
   name: z.string().trim().max(100),
-  password: z.string().min(8, "At least 8 characters").max(128, "At most 128 characters"),
+  password: z.string().min(8).max(128),
 });
 
 export function InviteActions({
@@ -100,7 +100,7 @@ function CredentialsForm({
 }) {
   const [formError, setFormError] = useState<string | null>(null);
   const schema =
-    mode === "sign-up" ? Credentials.extend({ name: z.string().trim().min(1, "Enter your name").max(100) }) : Credentials;
+    mode === "sign-up" ? Credentials.extend({ name: z.string().trim().min(1, M.requiredWhat("your name")).max(100) }) : Credentials;
   const form = useForm({ resolver: zodResolver(schema), defaultValues: { name: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
 

@@ -5,17 +5,18 @@ import { CheckCircle2, XCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
 
 const Card = z.object({
+  name: z.string().trim().max(120),
   cardNumber: z
     .string()
     .transform((v) => v.replace(/[\s-]/g, ""))
-    .pipe(z.string().regex(/^\d{12,19}$/, "Enter the card number")),
-  expiry: z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Use MM/YY"),
-  cvc: z.string().regex(/^\d{3,4}$/, "3 or 4 digits"),
+    .pipe(z.string().regex(/^\d{12,19}$/, "Enter the card number: 12 to 19 digits")),
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Enter the expiry date as MM/YY"),
+  cvc: z.string().regex(/^\d{3,4}$/, "Enter the 3 or 4 digits of the security code"),
 });
 type CardValues = z.input<typeof Card>;
 
@@ -50,7 +51,7 @@ export function CheckoutForm({
   const [status, setStatus] = useState<Status>(initialStatus);
   const [error, setError] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
-  const form = useForm<CardValues>({ resolver: zodResolver(Card), defaultValues: { cardNumber: "", expiry: "", cvc: "" } });
+  const form = useForm<CardValues>({ resolver: zodResolver(Card), defaultValues: { name: "", cardNumber: "", expiry: "", cvc: "" } });
   const { errors, isSubmitting } = form.formState;
   const returnUrl = callbackUrl
     ? `${callbackUrl}${callbackUrl.includes("?") ? "&" : "?"}reference=${encodeURIComponent(reference)}`
@@ -65,6 +66,7 @@ export function CheckoutForm({
       expMonth: month,
       expYear: year,
       cvc: parsed.cvc,
+      ...(parsed.name ? { name: parsed.name } : {}),
     });
     if (res.ok) {
       setStatus("success");
@@ -76,7 +78,9 @@ export function CheckoutForm({
     if (code === "payment_not_pending") return router.refresh();
     const fieldErrors = (res.body.errors as { path: string; message: string }[] | undefined) ?? [];
     const cardError = fieldErrors.find((e) => e.path === "cardNumber");
-    if (cardError) form.setError("cardNumber", { message: cardError.message });
+    const nameError = fieldErrors.find((e) => e.path === "name");
+    if (nameError) form.setError("name", { message: nameError.message });
+    else if (cardError) form.setError("cardNumber", { message: cardError.message });
     else if (fieldErrors.some((e) => e.path.startsWith("exp"))) form.setError("expiry", { message: "The card has expired" });
     else setError((res.body.detail as string | undefined) ?? "The payment could not be made. Try again.");
   });
@@ -146,6 +150,9 @@ export function CheckoutForm({
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <FormError message={error} />
+      <Field id="card-name" label="Your name (optional)" hint="Shown on your cover and receipts." error={errors.name?.message}>
+        <Input id="card-name" autoComplete="cc-name" aria-invalid={!!errors.name} {...form.register("name")} />
+      </Field>
       <Field
         id="card-number"
         label="Card number"

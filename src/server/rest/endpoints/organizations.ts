@@ -1,6 +1,6 @@
 // The /organizations endpoints are user-scoped: they act as the key's creator,
 // on any organization that user belongs to, with the user's role there.
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { CreateOrganizationInput, Organization, OrganizationList, UpdateOrganizationInput } from "@/server/organizations/schemas";
 import {
   createOrganization,

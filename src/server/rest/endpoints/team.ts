@@ -1,6 +1,6 @@
 // Team management under /organizations/{accountID}: user-scoped like the
 // organization endpoints (the key's creator, with their role there).
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { PageQuery } from "@/server/pagination";
 import { cancelInvitation, inviteMember, listInvitations, resendInvitation } from "@/server/team/invitations";
 import { listMembers, removeMember, updateMemberRole } from "@/server/team/members";

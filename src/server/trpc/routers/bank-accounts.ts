@@ -1,5 +1,5 @@
 // Bank accounts for the dashboard's money-out pages; the service enforces every rule.
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import {
   AddBankAccountInput,
   BankAccount,

@@ -1,6 +1,6 @@
 // Documents for the dashboard. Uploads go through POST /api/upload/… (multipart
 // with progress); these procedures list, toggle and delete.
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import {
   CertificateView,
   CertificateViewList,

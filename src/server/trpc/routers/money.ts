@@ -1,12 +1,24 @@
 import {
   Claim,
+  ClaimDetail,
   ClaimList,
+  ClaimRowList,
   ClaimWithHistory,
   CreateClaimInput,
   ListClaimsQuery,
+  SearchClaimsQuery,
   UpdateClaimStatusInput,
 } from "@/server/claims/schemas";
-import { getClaimWithHistory, listClaims, submitClaim, updateClaimStatus } from "@/server/claims/service";
+import {
+  getClaimDetail,
+  getClaimWithHistory,
+  listClaims,
+  searchClaims,
+  submitClaim,
+  updateClaimStatus,
+} from "@/server/claims/service";
+import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/server/customers/schemas";
+import { getCustomer, listCustomers } from "@/server/customers/service";
 import { CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
 import { listCoverages } from "@/server/coverages/service";
 import { IdParam } from "@/server/ids";
@@ -14,10 +26,16 @@ import {
   InitializePaymentInput,
   ListPaymentsQuery,
   Payment,
+  PaymentDetail,
+  PaymentFilters,
   PaymentList,
+  PaymentRowList,
+  PaymentTotals,
   ReferenceParam,
+  SearchPaymentsQuery,
   VerifiedPayment,
 } from "@/server/payments/schemas";
+import { getPaymentDetail, paymentTotals, searchPayments } from "@/server/payments/search";
 import { initializePayment, listPayments, verifyPayment } from "@/server/payments/service";
 import { orgProcedure, router } from "../init";
 
@@ -34,6 +52,30 @@ export const paymentsRouter = router({
     .input(ReferenceParam)
     .output(VerifiedPayment)
     .query(({ ctx, input }) => verifyPayment(ctx.actor, input.reference)),
+  /** The Payments page: filters, search, policy names, fee and net. */
+  search: orgProcedure
+    .input(SearchPaymentsQuery)
+    .output(PaymentRowList)
+    .query(({ ctx, input }) => searchPayments(ctx.actor, input)),
+  totals: orgProcedure
+    .input(PaymentFilters)
+    .output(PaymentTotals)
+    .query(({ ctx, input }) => paymentTotals(ctx.actor, input)),
+  detail: orgProcedure
+    .input(ReferenceParam)
+    .output(PaymentDetail)
+    .query(({ ctx, input }) => getPaymentDetail(ctx.actor, input.reference)),
+});
+
+export const customersRouter = router({
+  list: orgProcedure
+    .input(ListCustomersQuery)
+    .output(CustomerList)
+    .query(({ ctx, input }) => listCustomers(ctx.actor, input)),
+  get: orgProcedure
+    .input(IdParam)
+    .output(CustomerDetail)
+    .query(({ ctx, input }) => getCustomer(ctx.actor, input.id)),
 });
 
 export const coveragesRouter = router({
@@ -52,6 +94,15 @@ export const claimsRouter = router({
     .input(IdParam)
     .output(ClaimWithHistory)
     .query(({ ctx, input }) => getClaimWithHistory(ctx.actor, input.id)),
+  /** The Claims page: filters, search, policy names and customers. */
+  search: orgProcedure
+    .input(SearchClaimsQuery)
+    .output(ClaimRowList)
+    .query(({ ctx, input }) => searchClaims(ctx.actor, input)),
+  detail: orgProcedure
+    .input(IdParam)
+    .output(ClaimDetail)
+    .query(({ ctx, input }) => getClaimDetail(ctx.actor, input.id)),
   submit: orgProcedure
     .input(CreateClaimInput)
     .output(Claim)

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { capabilities } from "@/server/actor";
 import { isPlatformAdmin } from "@/server/admin/service";
 import {
@@ -10,6 +10,7 @@ import {
 } from "@/server/organizations/schemas";
 import {
   createOrganization,
+  currencyLock,
   getOrganization,
   listOrganizations,
   switchOrganization,
@@ -26,6 +27,10 @@ export const organizationsRouter = router({
     can: capabilities(ctx.actor),
     platformAdmin: await isPlatformAdmin(ctx.user.id),
   })),
+  /** Why the currency can no longer change (null while it can), for the profile form. */
+  currencyLock: orgProcedure
+    .output(z.object({ reason: z.string().nullable() }))
+    .query(async ({ ctx }) => ({ reason: await currencyLock(ctx.actor) })),
   create: authedProcedure
     .input(CreateOrganizationInput)
     .output(Organization)

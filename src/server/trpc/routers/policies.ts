@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { getPolicyAnalytics } from "@/server/policies/analytics";
 import {
   CreatePolicyInput,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { ApiKey } from "@/server/api-keys/schemas";
 import { IdParam } from "@/server/ids";
 import { PageQuery } from "@/server/pagination";

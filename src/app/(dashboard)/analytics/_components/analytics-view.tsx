@@ -15,7 +15,7 @@ import { ExportMenu } from "../../_analytics/export-menu";
 import { formatCount, formatMs, formatPercent, plural } from "../../_analytics/format";
 import { describeRange, MAX_HOURLY_DAYS, replaceQuery, useRange } from "../../_analytics/range";
 import { RangePicker } from "../../_analytics/range-picker";
-import { ResponsiveTable, type Column } from "../../_analytics/responsive-table";
+import { ResponsiveTable, type Column } from "@/components/responsive-table";
 import { ListSkeleton, Section } from "../../_analytics/section";
 import type { ApiUsage, RevenueAnalytics, UsageFigures } from "../../_analytics/types";
 

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input } from "@/components/ui/field";
@@ -12,13 +12,13 @@ import { errorInfo, useTRPC } from "@/trpc/react";
 import type { BankAccount } from "../../earnings/_components/types";
 
 const Values = z.object({
-  bankName: z.string().trim().min(2, "Enter the bank's name").max(100, "At most 100 characters"),
+  bankName: z.string().trim().min(2, M.requiredWhat("the bank's name")).max(100),
   // A NUBAN: exactly 10 digits (spaces people type between groups are ignored).
   accountNumber: z
     .string()
     .transform((v) => v.replace(/\s+/g, ""))
     .pipe(z.string().regex(/^\d{10}$/, "Enter the 10-digit account number (NUBAN)")),
-  accountName: z.string().trim().min(2, "Enter the name on the account").max(200, "At most 200 characters"),
+  accountName: z.string().trim().min(2, M.requiredWhat("the account holder's name")).max(200),
 });
 type Input = z.input<typeof Values>;
 type Output = z.output<typeof Values>;

@@ -1,41 +1,46 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { toast } from "sonner";
+import { BackLink, Facts } from "@/components/detail";
 import { StatusBadge } from "@/components/status-badge";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Textarea } from "@/components/ui/field";
-import { formatDateTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { Field, Input, Textarea } from "@/components/ui/field";
+import { formatDate, formatDateTime } from "@/lib/format";
+import { M } from "@/lib/messages";
+import { displayMoney, parseDecimal } from "@/lib/money";
 import { CLAIM_MOVES, type ClaimStatus } from "@/server/claims/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { useMe } from "../../_components/me";
 
 type Move = Exclude<ClaimStatus, "submitted">;
 
-const ACTIONS: Record<Move, { label: string; variant: "primary" | "secondary" | "danger"; askNote: boolean }> = {
-  under_review: { label: "Start review", variant: "primary", askNote: false },
-  approved: { label: "Approve", variant: "primary", askNote: false },
-  rejected: { label: "Reject", variant: "danger", askNote: true },
-  paid: { label: "Mark paid", variant: "primary", askNote: false },
+// Rejecting asks for a reason and approving for the amount, in a dialog; the other moves happen at once.
+const ACTIONS: Record<Move, { label: string; variant: "primary" | "secondary" | "danger" }> = {
+  under_review: { label: "Start review", variant: "primary" },
+  approved: { label: "Approve", variant: "primary" },
+  rejected: { label: "Reject", variant: "danger" },
+  paid: { label: "Mark paid", variant: "primary" },
 };
 
 export function ClaimDetail({ id }: { id: string }) {
   const trpc = useTRPC();
+  const { can } = useMe();
   const queryClient = useQueryClient();
-  const claim = useQuery(trpc.claims.get.queryOptions({ id }));
-  const policy = useQuery({ ...trpc.policies.get.queryOptions({ id: claim.data?.policyId ?? "" }), enabled: !!claim.data });
+  const claim = useQuery(trpc.claims.detail.queryOptions({ id }));
   const [rejecting, setRejecting] = useState(false);
+  const [approving, setApproving] = useState(false);
   const [note, setNote] = useState("");
   const update = useMutation(
     trpc.claims.updateStatus.mutationOptions({
       onSuccess: (c) => {
         toast.success(`Claim ${c.status.replace("_", " ")}`);
         setRejecting(false);
+        setApproving(false);
         setNote("");
         void queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
       },
@@ -47,13 +52,16 @@ export function ClaimDetail({ id }: { id: string }) {
   if (claim.isError) {
     const info = errorInfo(claim.error);
     return (
-      <Card>
-        {info.code === "not_found" ? (
-          <EmptyState title="Claim not found" description="It does not exist or belongs to another organization." />
-        ) : (
-          <ErrorState message={info.message} onRetry={() => claim.refetch()} />
-        )}
-      </Card>
+      <>
+        <BackLink href="/claims">Claims</BackLink>
+        <Card>
+          {info.code === "not_found" ? (
+            <EmptyState title="Claim not found" description="It does not exist or belongs to another organization." />
+          ) : (
+            <ErrorState message={info.message} onRetry={() => claim.refetch()} />
+          )}
+        </Card>
+      </>
     );
   }
   const c = claim.data;
@@ -61,22 +69,30 @@ export function ClaimDetail({ id }: { id: string }) {
 
   return (
     <>
-      <Link href="/claims" className="mb-4 inline-flex items-center gap-1 text-sm text-slate-600 hover:text-slate-900">
-        <ArrowLeft className="h-4 w-4" aria-hidden /> Claims
-      </Link>
+      <BackLink href="/claims">Claims</BackLink>
       <PageHeader
         title={`${c.type[0]!.toUpperCase()}${c.type.slice(1)} claim · ${displayMoney(c.amount, c.currency)}`}
-        description={policy.data ? `On ${policy.data.name}` : undefined}
-        actions={moves.map((m) => (
-          <Button
-            key={m}
-            variant={ACTIONS[m].variant}
-            loading={update.isPending && update.variables?.data.status === m}
-            onClick={() => (ACTIONS[m].askNote ? setRejecting(true) : update.mutate({ id: c.id, data: { status: m } }))}
-          >
-            {ACTIONS[m].label}
-          </Button>
-        ))}
+        description={`On ${c.policyName}`}
+        actions={
+          can.manage
+            ? moves.map((m) => (
+                <Button
+                  key={m}
+                  variant={ACTIONS[m].variant}
+                  loading={update.isPending && update.variables?.data.status === m}
+                  onClick={() =>
+                    m === "rejected"
+                      ? setRejecting(true)
+                      : m === "approved"
+                        ? setApproving(true)
+                        : update.mutate({ id: c.id, data: { status: m } })
+                  }
+                >
+                  {ACTIONS[m].label}
+                </Button>
+              ))
+            : undefined
+        }
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="space-y-4 p-6 lg:col-span-2">
@@ -88,9 +104,52 @@ export function ClaimDetail({ id }: { id: string }) {
             <h2 className="text-sm font-medium text-slate-700">Description</h2>
             <p className="mt-1 whitespace-pre-line text-sm text-slate-600">{c.description}</p>
           </div>
-          <p className="text-xs text-slate-500">
-            {c.coverageId ? "Linked to the customer's coverage." : "Not linked to a coverage."} Filed{" "}
-            {formatDateTime(c.createdAt)} · ID <code className="font-mono">{c.id}</code>
+          <Facts
+            items={[
+              { label: "Amount claimed", value: displayMoney(c.amount, c.currency) },
+              {
+                label: "Approved amount",
+                testId: "claim-approved-amount",
+                value: c.approvedAmount === null ? "—" : displayMoney(c.approvedAmount, c.currency),
+              },
+              {
+                label: "Policy",
+                value: (
+                  <Link href={`/policies/${c.policyId}`} className="font-medium text-brand-700 hover:underline">
+                    {c.policyName}
+                  </Link>
+                ),
+              },
+              {
+                label: "Customer",
+                testId: "claim-customer",
+                value: !c.customer ? (
+                  "Not given"
+                ) : c.customer.id ? (
+                  <Link href={`/customers/${c.customer.id}`} className="font-medium text-brand-700 hover:underline">
+                    {c.customer.name ?? c.customer.email}
+                  </Link>
+                ) : (
+                  c.customer.email
+                ),
+              },
+              {
+                label: "Coverage",
+                testId: "claim-coverage",
+                value: c.coverage ? (
+                  <span>
+                    {formatDate(c.coverage.startsAt)} – {formatDate(c.coverage.endsAt)} <StatusBadge status={c.coverage.status} />
+                    {c.coverage.renewalCount > 0 && ` · renewed ${c.coverage.renewalCount}×`}
+                  </span>
+                ) : (
+                  "No coverage of this policy for this customer"
+                ),
+              },
+              { label: "Filed", value: formatDateTime(c.createdAt) },
+            ]}
+          />
+          <p className="text-xs text-slate-600">
+            ID <code className="font-mono">{c.id}</code>
           </p>
         </Card>
         <Card className="p-6">
@@ -135,6 +194,91 @@ export function ClaimDetail({ id }: { id: string }) {
           </div>
         </form>
       </Dialog>
+      <ApproveDialog
+        open={approving}
+        onOpenChange={setApproving}
+        claimed={c.amount}
+        currency={c.currency}
+        saving={update.isPending}
+        onApprove={(approvedAmount, approveNote) =>
+          update.mutateAsync({ id: c.id, data: { status: "approved", approvedAmount, note: approveNote || undefined } })
+        }
+      />
     </>
+  );
+}
+
+/** Approving records what will be paid: the amount claimed unless the business agreed to less. */
+function ApproveDialog({
+  open,
+  onOpenChange,
+  claimed,
+  currency,
+  saving,
+  onApprove,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  claimed: string;
+  currency: string;
+  saving: boolean;
+  onApprove: (approvedAmount: number, note: string) => Promise<unknown>;
+}) {
+  const [amount, setAmount] = useState(claimed);
+  const [note, setNote] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const claimedMinor = parseDecimal(claimed) ?? 0n;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (next) {
+          setAmount(claimed);
+          setError(null);
+        }
+        onOpenChange(next);
+      }}
+      title="Approve this claim?"
+      description={`${displayMoney(claimed, currency)} was claimed. Approve it in full, or the part you agreed to pay.`}
+    >
+      <form
+        className="space-y-4"
+        noValidate
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const minor = parseDecimal(amount);
+          if (minor === null || minor <= 0n) return setError(M.amount);
+          if (minor > claimedMinor) return setError(`Approve at most the amount claimed, ${claimed}`);
+          setError(null);
+          try {
+            await onApprove(Number(amount), note);
+          } catch (err) {
+            const info = errorInfo(err);
+            setError(info.fieldErrors.find((f) => f.path === "approvedAmount")?.message ?? info.message);
+          }
+        }}
+      >
+        <Field id="approved-amount" label={`Approved amount (${currency})`} error={error ?? undefined} hint="At most the amount claimed">
+          <Input
+            id="approved-amount"
+            inputMode="decimal"
+            value={amount}
+            aria-invalid={!!error}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        </Field>
+        <Field id="approve-note" label="Note (optional)">
+          <Textarea id="approve-note" rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+        </Field>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button type="button" variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Approve claim
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
@@ -23,11 +23,11 @@ const schemaFor = (available: bigint, currency: string) =>
     amount: z
       .string()
       .trim()
-      .min(1, "Enter an amount")
+      .min(1)
       .superRefine((text, ctx) => {
         const minor = parseDecimal(text);
-        if (minor === null) ctx.addIssue({ code: "custom", message: "Enter an amount like 150 or 150.50" });
-        else if (minor < MIN_MINOR) ctx.addIssue({ code: "custom", message: `The minimum is ${displayMoney("1.00", currency)}` });
+        if (minor === null) ctx.addIssue({ code: "custom", message: M.amount });
+        else if (minor < MIN_MINOR) ctx.addIssue({ code: "custom", message: `Withdraw at least ${displayMoney("1.00", currency)}` });
         else if (minor > available) ctx.addIssue({ code: "custom", message: "This is more than your available balance" });
       }),
     bankAccountId: z.string().min(1, "Choose the bank account to pay into"),

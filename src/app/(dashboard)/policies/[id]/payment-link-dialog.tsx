@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { CopyButton } from "@/components/copy-button";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -15,7 +15,7 @@ import type { Payment } from "@/server/payments/schemas";
 import type { Policy } from "@/server/policies/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
-const Customer = z.object({ email: z.email("Enter the customer's email") });
+const Customer = z.object({ email: z.string().trim().min(1, M.requiredWhat("the customer's email")).pipe(z.email(M.email)) });
 
 /** Creates a payment for the policy's price and shows the checkout link to send. */
 export function PaymentLinkDialog({

@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Textarea, FormError } from "@/components/ui/field";
@@ -16,17 +16,17 @@ import { ListEditor } from "./list-editor";
 
 // The same rules as the API's CreatePolicyInput, in the form's own shape.
 const FormSchema = z.object({
-  name: z.string().trim().min(1, "Enter a name").max(120, "At most 120 characters"),
+  name: z.string().trim().min(1).max(120),
   type: PolicyType,
   duration: PolicyDuration,
   price: z
     .string()
     .trim()
-    .refine((v) => (parseDecimal(v) ?? 0n) > 0n, "Enter a price above 0 with at most 2 decimals, like 150.00"),
-  description: z.string().max(5000, "At most 5000 characters"),
-  coverage: z.string().max(5000, "At most 5000 characters"),
-  benefits: z.array(z.string()).max(50, "At most 50 items"),
-  exclusions: z.array(z.string()).max(50, "At most 50 items"),
+    .refine((v) => (parseDecimal(v) ?? 0n) > 0n, M.amount),
+  description: z.string().max(5000),
+  coverage: z.string().max(5000),
+  benefits: z.array(z.string()).max(50),
+  exclusions: z.array(z.string()).max(50),
 });
 export type PolicyFormValues = z.infer<typeof FormSchema>;
 

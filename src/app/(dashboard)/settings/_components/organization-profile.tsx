@@ -12,6 +12,7 @@ export function OrganizationProfile() {
   const queryClient = useQueryClient();
   const { can } = useMe();
   const org = useQuery(trpc.organizations.current.queryOptions());
+  const lock = useQuery(trpc.organizations.currencyLock.queryOptions());
   const update = useMutation(trpc.organizations.update.mutationOptions());
 
   return (
@@ -35,6 +36,8 @@ export function OrganizationProfile() {
             currency: org.data.currency,
           }}
           submitLabel="Save profile"
+          requireChange
+          currencyLocked={lock.data?.reason ?? undefined}
           disabled={!can.admin}
           onSubmit={async (values) => {
             try {

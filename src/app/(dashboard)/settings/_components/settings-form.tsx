@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";

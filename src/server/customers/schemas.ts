@@ -1,0 +1,36 @@
+import { z } from "@/lib/messages";
+import { ClaimRow } from "@/server/claims/schemas";
+import { Coverage } from "@/server/coverages/schemas";
+import { pageOf, PageQuery } from "@/server/pagination";
+import { PaymentRow } from "@/server/payments/schemas";
+
+export const ListCustomersQuery = PageQuery.extend({
+  q: z.string().trim().max(254).optional().describe("Email or name contains (case-insensitive)"),
+});
+export type ListCustomersQuery = z.output<typeof ListCustomersQuery>;
+
+/** A person who paid the business for a policy, one per email. */
+export const Customer = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  currency: z.string(),
+  paymentsCount: z.number().int().describe("Successful payments"),
+  totalPaid: z.string(),
+  lastPaidAt: z.iso.datetime().nullable(),
+  coverages: z.object({ total: z.number().int(), active: z.number().int() }),
+  createdAt: z.iso.datetime().describe("Their first successful payment"),
+});
+export type Customer = z.infer<typeof Customer>;
+export const CustomerList = pageOf(Customer, "CustomerList");
+
+export const CustomerCoverage = Coverage.extend({ policyName: z.string() });
+export type CustomerCoverage = z.infer<typeof CustomerCoverage>;
+
+/** A customer with what they hold and did: newest payments and claims first (at most 50 of each). */
+export const CustomerDetail = Customer.extend({
+  coverageList: z.array(CustomerCoverage),
+  payments: z.array(PaymentRow),
+  claims: z.array(ClaimRow),
+});
+export type CustomerDetail = z.infer<typeof CustomerDetail>;

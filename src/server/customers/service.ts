@@ -1,0 +1,112 @@
+// Customers: the people who paid a business for a policy, one per email.
+// The row and its running totals are written by the payment's settlement (in
+// its transaction); coverages, payments and claims are found by the email.
+import type { Customer as CustomerRow, Prisma } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { assertCan, type Actor } from "@/server/actor";
+import { toClaim } from "@/server/claims/service";
+import { toCoverage } from "@/server/coverages/service";
+import { db } from "@/server/db/client";
+import { notFound } from "@/server/errors";
+import { literal } from "@/server/like";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { toPaymentRow } from "@/server/payments/search";
+import type { Customer, CustomerDetail, ListCustomersQuery } from "./schemas";
+
+/** At most this many payments and claims are shown on a customer's page (newest first). */
+const RECENT = 50;
+
+type Counts = Map<string, { total: number; active: number }>;
+
+const toCustomer = (row: CustomerRow, currency: string, counts: Counts): Customer => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  currency,
+  paymentsCount: row.paymentsCount,
+  totalPaid: formatMinor(row.totalPaidMinor),
+  lastPaidAt: row.lastPaidAt?.toISOString() ?? null,
+  coverages: counts.get(row.email) ?? { total: 0, active: 0 },
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** Coverages held and active now, per email, in two grouped reads. */
+async function coverageCounts(organizationId: string, emails: string[], now = new Date()): Promise<Counts> {
+  if (emails.length === 0) return new Map();
+  const where = { organizationId, customerEmail: { in: emails } };
+  const [all, active] = await Promise.all([
+    db.coverage.groupBy({ by: ["customerEmail"], where, _count: { _all: true } }),
+    db.coverage.groupBy({ by: ["customerEmail"], where: { ...where, endsAt: { gt: now } }, _count: { _all: true } }),
+  ]);
+  const counts: Counts = new Map(all.map((g) => [g.customerEmail, { total: g._count._all, active: 0 }]));
+  for (const g of active) counts.get(g.customerEmail)!.active = g._count._all;
+  return counts;
+}
+
+const currencyOf = async (organizationId: string) =>
+  (await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } })).currency;
+
+export async function listCustomers(actor: Actor, query: ListCustomersQuery): Promise<Page<Customer>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const q = query.q?.trim();
+  const where: Prisma.CustomerWhereInput = {
+    AND: [
+      { organizationId: actor.organizationId },
+      q
+        ? {
+            OR: [
+              { email: { contains: literal(q.toLowerCase()), mode: "insensitive" } },
+              { name: { contains: literal(q), mode: "insensitive" } },
+            ],
+          }
+        : {},
+      args.where,
+    ],
+  };
+  const [rows, currency] = await Promise.all([db.customer.findMany({ ...args, where }), currencyOf(actor.organizationId)]);
+  const counts = await coverageCounts(
+    actor.organizationId,
+    rows.slice(0, query.limit).map((r) => r.email),
+  );
+  return toPage(rows, query, (r) => toCustomer(r, currency, counts));
+}
+
+export async function getCustomer(actor: Actor, id: string): Promise<CustomerDetail> {
+  assertCan(actor, "read");
+  const row = await db.customer.findFirst({ where: { id, organizationId: actor.organizationId } });
+  if (!row) throw notFound("Customer");
+  const org = actor.organizationId;
+  const now = new Date();
+  const [currency, coverages, payments, claims] = await Promise.all([
+    currencyOf(org),
+    db.coverage.findMany({
+      where: { organizationId: org, customerEmail: row.email },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      // One coverage per policy: bounded by the policies the business sells.
+      take: 500,
+      include: { policy: { select: { name: true } } },
+    }),
+    db.payment.findMany({
+      where: { organizationId: org, email: row.email },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: RECENT,
+      include: { policy: { select: { name: true } } },
+    }),
+    db.claim.findMany({
+      where: { organizationId: org, customerEmail: row.email },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: RECENT,
+      include: { policy: { select: { name: true } } },
+    }),
+  ]);
+  const counts: Counts = new Map([
+    [row.email, { total: coverages.length, active: coverages.filter((c) => c.endsAt > now).length }],
+  ]);
+  return {
+    ...toCustomer(row, currency, counts),
+    coverageList: coverages.map((c) => ({ ...toCoverage(c, now), policyName: c.policy.name })),
+    payments: payments.map(toPaymentRow),
+    claims: claims.map((c) => ({ ...toClaim(c), policyName: c.policy.name, customerEmail: c.customerEmail })),
+  };
+}
