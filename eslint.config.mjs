@@ -23,6 +23,25 @@ const config = [
       ],
     },
   },
+  {
+    // One source of field-error wording: zod comes from src/lib/messages.ts, which installs it.
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/lib/messages.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "zod",
+              message: 'Import { z } from "@/lib/messages": its messages are the ones people read.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export default config;

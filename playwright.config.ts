@@ -19,7 +19,9 @@ process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // The PostgreSQL run writes apart: Playwright empties its output folder first, and the
+  // embedded run's screenshots (test-results/screens/) must survive it.
+  outputDir: POSTGRES ? "test-results/postgres" : "test-results",
   fullyParallel: true,
   workers: 2,
   retries: 0,

@@ -180,6 +180,38 @@ test.describe("analytics export (REST)", () => {
     expect(errorPaths(reversed)).toEqual(["from"]);
   });
 
+  test("payments and claims take the Payments and Claims pages' filters: status, policyId, q; others refuse them", async () => {
+    const t = await tenantWithClients();
+    const [phone, home] = [await createPolicyFor(t.write, { price: "10.00" }), await createPolicyFor(t.write, { price: "20.00" })];
+    await buyPolicy(t.write, phone, "ada@example.test");
+    await buyPolicy(t.write, home, "ben@example.test");
+    await ok(await t.write.post("payments/initialize", { data: { amount: 10, policyId: phone.id, email: "cy@example.test" } }), 201);
+    const emails = async (qs: string) =>
+      parse(await (await t.read.get(`${EXPORT}?type=payments&format=csv&${qs}`)).text(), { from_line: 2 }).map(
+        (r: string[]) => r[6],
+      );
+    expect((await emails("")).sort()).toEqual(["ada@example.test", "ben@example.test", "cy@example.test"]);
+    expect((await emails("status=success")).sort()).toEqual(["ada@example.test", "ben@example.test"]);
+    expect(await emails(`policyId=${phone.id}&status=pending`)).toEqual(["cy@example.test"]);
+    expect(await emails("q=BEN")).toEqual(["ben@example.test"]);
+    expect(await emails("q=%25")).toEqual([]);
+
+    await ok(await t.write.post("claims", { data: { policyId: home.id, type: "fire", description: "Kitchen fire", amount: 5 } }), 201);
+    const claims = parse(await (await t.read.get(`${EXPORT}?type=claims&format=csv&q=kitchen&status=submitted`)).text(), {
+      from_line: 2,
+    });
+    expect(claims.map((r: string[]) => r[7])).toEqual(["Kitchen fire"]);
+
+    for (const [qs, path] of [
+      ["type=revenue&format=csv&status=success", "type"],
+      ["type=payments&format=csv&status=approved", "status"],
+      ["type=claims&format=csv&status=success", "status"],
+    ] as const) {
+      const body = await problem(await t.read.get(`${EXPORT}?${qs}`), 422, "validation_failed");
+      expect(errorPaths(body), qs).toEqual([path]);
+    }
+  });
+
   test("no key → 401 missing_api_key; a read-only key may export", async () => {
     const anonymous = await restClient();
     await problem(await anonymous.get(`${EXPORT}?type=payments&format=csv`), 401, "missing_api_key");

@@ -13,6 +13,7 @@ const CLAIM_FIELDS = [
   "type",
   "description",
   "amount",
+  "approvedAmount",
   "currency",
   "status",
   "createdAt",
@@ -269,8 +270,10 @@ test.describe("PATCH /claims/{id}/status", () => {
     ] as const) {
       const updated = await ok(await setStatus(t.write, claim.id, { status, ...(note ? { note } : {}) }));
       expectClaimShape(updated);
-      const { status: _s, updatedAt: _u, ...same } = previous;
-      expect(updated).toEqual({ ...same, status, updatedAt: updated.updatedAt });
+      const { status: _s, updatedAt: _u, approvedAmount: _a, ...same } = previous;
+      // Approving records the amount claimed as approved (none was given); paying keeps it.
+      const approvedAmount = status === "under_review" ? null : "1250.50";
+      expect(updated).toEqual({ ...same, status, approvedAmount, updatedAt: updated.updatedAt });
       expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(previous.updatedAt));
       expect(await readClaim(t.read, claim.id)).toEqual(updated);
       previous = updated;
@@ -314,6 +317,31 @@ test.describe("PATCH /claims/{id}/status", () => {
       expect(await readClaim(t.read, claim.id)).toEqual(claim);
     });
   }
+
+  test("approvedAmount: at most the amount claimed, only with an approval, 2 decimals; the default is the amount claimed", async () => {
+    const t = await tenantWithClients();
+    const policy = await createPolicyFor(t.write);
+    const claim = await claimIn(t.write, policy.id, "under_review");
+    for (const [body, message] of [
+      [{ status: "approved", approvedAmount: 1250.51 }, "Approve at most the amount claimed, 1250.50"],
+      [{ status: "approved", approvedAmount: 0 }, "Enter an amount greater than 0"],
+      [{ status: "approved", approvedAmount: 10.005 }, "Use at most 2 decimals, like 150.50"],
+      [{ status: "approved", approvedAmount: "100" }, "Enter a number"],
+      [{ status: "rejected", approvedAmount: 100 }, "Give an approved amount only when approving"],
+    ] as const) {
+      const err = await problem(await setStatus(t.write, claim.id, body), 422, "validation_failed");
+      expect(err.errors, JSON.stringify(body)).toEqual([{ path: "approvedAmount", message }]);
+      expect(await readClaim(t.read, claim.id)).toEqual(claim);
+    }
+    const approved = await ok(await setStatus(t.write, claim.id, { status: "approved", approvedAmount: 1000.5, note: "Excess" }));
+    expectClaimShape(approved);
+    expect(approved).toMatchObject({ status: "approved", amount: "1250.50", approvedAmount: "1000.50" });
+    expect((await ok(await setStatus(t.write, claim.id, { status: "paid" }))).approvedAmount).toBe("1000.50");
+    // Too much on a claim not yet under review: the input is judged (422) before the state (409).
+    const fresh = await submit(t.write, claimBody(policy.id));
+    await problem(await setStatus(t.write, fresh.id, { status: "approved", approvedAmount: 99999 }), 422, "validation_failed");
+    await problem(await setStatus(t.write, fresh.id, { status: "approved", approvedAmount: 1 }), 409, "invalid_state");
+  });
 
   test("another organization's claim, or an unknown one → 404; theirs unchanged; 422 comes before 404", async () => {
     const [a, b] = await Promise.all([tenantWithClients(), tenantWithClients()]);

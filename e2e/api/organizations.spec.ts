@@ -2,7 +2,15 @@
 // organizations that user belongs to; any other organization is a 404.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { problem } from "../support/api";
-import { currentOrganization, errorPaths, expectOrganizationShape, listAll, ok, tenantWithClients } from "./_helpers";
+import {
+  createPolicyFor,
+  currentOrganization,
+  errorPaths,
+  expectOrganizationShape,
+  listAll,
+  ok,
+  tenantWithClients,
+} from "./_helpers";
 
 const orgInput = (over: Record<string, unknown> = {}) => ({
   name: "Second Branch Ltd",
@@ -158,6 +166,27 @@ test.describe("PUT /organizations/{accountID}", () => {
   test("an empty object → 422", async () => {
     const t = await tenantWithClients();
     await problem(await t.write.put(`organizations/${t.organizationId}`, { data: {} }), 422, "validation_failed");
+  });
+
+  test("currency: an ISO 4217 code; it changes until a payment is made, then 409 currency_locked with the reason", async () => {
+    const t = await tenantWithClients();
+    const path = `organizations/${t.organizationId}`;
+    const bad = await problem(await t.write.put(path, { data: { currency: "XYZ" } }), 422, "validation_failed");
+    expect(bad.errors).toEqual([{ path: "currency", message: "Choose a currency (an ISO 4217 code, like NGN or USD)" }]);
+    const policy = await createPolicyFor(t.write, { price: "20.00" });
+    expect((await ok(await t.write.put(path, { data: { currency: "USD" } }))).currency).toBe("USD");
+    // The policies follow: nothing was sold in the old currency.
+    expect((await ok(await t.read.get(`business/policies/${policy.id}`))).currency).toBe("USD");
+
+    await ok(await t.write.post("payments/initialize", { data: { amount: 20, policyId: policy.id, email: "a@example.test" } }), 201);
+    const before = await ok(await t.read.get(path));
+    const locked = await problem(await t.write.put(path, { data: { currency: "EUR", name: "Renamed" } }), 409, "currency_locked");
+    expect(locked.detail).toContain("The currency stays USD");
+    expect(locked.errors).toEqual([
+      { path: "currency", message: "Payments have already been made in USD, so the currency can no longer change" },
+    ]);
+    expect(await ok(await t.read.get(path))).toEqual(before);
+    expect((await ok(await t.read.get(`business/policies/${policy.id}`))).currency).toBe("USD");
   });
 });
 

@@ -2,7 +2,7 @@
 // hosted checkout's own endpoints (/api/checkout/{reference}, /retry) — with
 // the money a payment moves, seen through the policy's analytics.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { BASE_URL, problem, restClient } from "../support/api";
+import { BASE_URL, problem, restClient, trpc } from "../support/api";
 import {
   CARDS,
   buyPolicy,
@@ -260,6 +260,37 @@ test.describe("POST /api/checkout/{reference} (the hosted checkout; no API key)"
     expectPaymentShape(withoutCoverage(paid));
     expect(paid).toMatchObject({ reference: payment.reference, status: "success", amount: "150.00" });
     expect(Math.abs(Date.parse(paid.paidAt) - Date.now())).toBeLessThan(5 * 60_000);
+    await client.dispose();
+  });
+
+  test("the customer's name is optional, at most 120 characters, and kept on the payment and the customer", async () => {
+    const t = await tenantWithClients();
+    const policy = await createPolicyFor(t.write, { price: "150.00" });
+    const payment = await initializeFor(t.write, policy, "ngozi@example.test");
+    const client = await checkoutClient();
+    for (const [name, message] of [
+      ["n".repeat(121), "Use at most 120 characters"],
+      [42, "Enter text"],
+    ] as const) {
+      const err = await problem(
+        await client.post(`api/checkout/${payment.reference}`, { data: cardBody(CARDS.success, { name }) }),
+        422,
+        "validation_failed",
+      );
+      expect(err.errors).toEqual([{ path: "name", message }]);
+      expect((await verify(t.read, payment.reference)).status).toBe("pending");
+    }
+    await ok(await client.post(`api/checkout/${payment.reference}`, { data: cardBody(CARDS.success, { name: "  Ngozi Adeyemi " }) }));
+    const detail = await trpc<{ customerName: string; customer: { id: string; name: string } }>(
+      t.account,
+      "payments.detail",
+      { reference: payment.reference },
+      "query",
+    );
+    expect(detail.customerName).toBe("Ngozi Adeyemi");
+    expect(detail.customer).toMatchObject({ id: expect.any(String), name: "Ngozi Adeyemi" });
+    // The REST Payment keeps its documented fields: the name is the dashboard's.
+    expect(Object.keys(withoutCoverage(await verify(t.read, payment.reference)))).not.toContain("customerName");
     await client.dispose();
   });
 

@@ -7,8 +7,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pdfPart, pngPart } from "../api/_files";
 import { ok, tenantWithClients } from "../api/_helpers";
 import { BASE_URL, signInPlatformAdmin, unique, type Account } from "../support/api";
-
-const SCREENS = "test-results/screens";
+import { checkPage, clippedElements } from "../support/screens";
 
 async function signedInPage(browser: Browser, account: Account, width = 1280): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width, height: width > 500 ? 800 : 844 } });
@@ -45,7 +44,7 @@ test("a platform admin rejects a KYB with a reason, the business resubmits, the 
     await expect(rows).not.toHaveCount(shown, { timeout: 60_000 });
   }
   await expect(row).toContainText("Under review");
-  await page.screenshot({ path: `${SCREENS}/admin-queue-1280.png`, fullPage: true });
+  await checkPage(page, "admin-kyb-queue", page.getByRole("link", { name, exact: true }));
   await row.getByRole("link", { name, exact: true }).click();
 
   // The submission, both documents inline.
@@ -65,7 +64,6 @@ test("a platform admin rejects a KYB with a reason, the business resubmits, the 
   const image = docs.nth(1).locator("img");
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
   await expect(page.getByText("No decisions yet")).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/admin-review-1280.png`, fullPage: true });
 
   // A rejection needs a reason of at least 5 characters.
   await page.getByRole("button", { name: "Reject", exact: true }).click();
@@ -73,7 +71,6 @@ test("a platform admin rejects a KYB with a reason, the business resubmits, the 
   await dialog.getByLabel("Reason").fill("bad");
   await dialog.getByRole("button", { name: "Reject KYB" }).click();
   await expect(dialog.getByText("Say why in at least 5 characters")).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/admin-reject-dialog-1280.png` });
   const reason = "The tax certificate is for another company.";
   await dialog.getByLabel("Reason").fill(reason);
   await dialog.getByRole("button", { name: "Reject KYB" }).click();
@@ -90,7 +87,6 @@ test("a platform admin rejects a KYB with a reason, the business resubmits, the 
   const owner = await signedInPage(browser, t.account, 390);
   await owner.goto("/kyb");
   await expect(owner.getByTestId("kyb-rejection-reason")).toHaveText(reason, { timeout: 60_000 });
-  await owner.screenshot({ path: `${SCREENS}/kyb-rejected-390.png`, fullPage: true });
   await owner.getByTestId("kyb-certificateOfIncorporation-dropzone").locator('input[type="file"]').setInputFiles({
     name: "incorporation-2.png",
     mimeType: "image/png",
@@ -125,11 +121,20 @@ test("a platform admin rejects a KYB with a reason, the business resubmits, the 
   const phone = await signedInPage(browser, admin, 390);
   await phone.goto(`/admin/kyb/${t.organizationId}`);
   await expect(phone.getByTestId("kyb-decision")).toHaveCount(2, { timeout: 60_000 });
-  await phone.screenshot({ path: `${SCREENS}/admin-review-390.png`, fullPage: true });
+  await checkPage(phone, "admin-kyb-review-decided", phone.getByTestId("kyb-decision").first());
+  await phone.setViewportSize({ width: 390, height: 844 }); // checkPage leaves it at 1280 px
   await phone.goto("/admin/kyb?status=all");
   await expect(phone.getByRole("tab", { name: "All" })).toHaveAttribute("aria-selected", "true");
-  await expect(phone.getByRole("table", { name: "KYB submissions" })).toBeVisible({ timeout: 60_000 });
-  await phone.screenshot({ path: `${SCREENS}/admin-queue-390.png`, fullPage: true });
+  // At this width the queue is a card per submission, every field under its label, nothing cut off.
+  const list = phone.getByRole("list", { name: "KYB submissions" });
+  await expect(list).toBeVisible({ timeout: 60_000 });
+  const card = list.getByRole("listitem").first();
+  for (const label of ["Email", "Submitted", "Status", "Review"]) {
+    await expect(card.locator("dt").filter({ hasText: label })).toBeVisible();
+  }
+  await expect(card.getByRole("link", { name: /^Review / })).toHaveAttribute("href", /^\/admin\/kyb\/[^/]+$/);
+  expect(await clippedElements(list)).toEqual([]);
+  await checkPage(phone, "admin-kyb-queue-all", phone.getByRole("link", { name: /^Review / }).first());
   await phone.context().close();
 });
 

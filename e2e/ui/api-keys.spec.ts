@@ -2,6 +2,7 @@
 // page, call the REST API with it, revoke it in the page, and be refused.
 import { expect, test } from "@playwright/test";
 import { problem, restClient, unique } from "../support/api";
+import { checkPage } from "../support/screens";
 
 test("sign up, create an API key, use it, revoke it", async ({ page }) => {
   const email = `owner-${unique()}@example.test`;
@@ -25,20 +26,23 @@ test("sign up, create an API key, use it, revoke it", async ({ page }) => {
 
   await page.getByRole("link", { name: "API keys" }).first().click();
   await expect(page.getByText("No API keys yet")).toBeVisible();
+  await checkPage(page, "api-keys-empty", page.getByText("No API keys yet"));
   await page.getByRole("button", { name: "Create your first key" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Name").fill("Website checkout");
+  await checkPage(page, "api-keys-create-dialog", dialog.getByLabel("Name"));
   await dialog.getByRole("button", { name: "Create key" }).click();
 
   const secret = page.getByTestId("api-key-secret");
   await expect(secret).toHaveText(/^cd_live_[0-9A-Za-z]{32}$/);
   const key = (await secret.textContent())!;
-  await page.screenshot({ path: "test-results/screens/api-key-created.png" });
+  await checkPage(page, "api-keys-secret", secret);
   await page.getByRole("button", { name: "I have stored it" }).click();
 
   const row = page.getByTestId("api-key-row").filter({ hasText: "Website checkout" });
   await expect(row).toContainText(key.slice(0, 12));
   await expect(row).toContainText("active");
+  await checkPage(page, "api-keys", row);
 
   const api = await restClient(key);
   const ok = await api.get("business/api-keys");
@@ -49,6 +53,7 @@ test("sign up, create an API key, use it, revoke it", async ({ page }) => {
   await row.getByRole("button", { name: "Revoke" }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("cannot be undone");
+  await checkPage(page, "api-keys-revoke-dialog", confirm);
   await confirm.getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toContainText("revoked");
 

@@ -6,8 +6,9 @@ import { PDFDocument } from "pdf-lib";
 import { EXE, pdfOfSize, PNG, uploadCertificate } from "../api/_files";
 import { joinTeam, tenantWithClients } from "../api/_helpers";
 import { BASE_URL, signUp, type Account } from "../support/api";
+import { checkPage, SCREENS_DIR } from "../support/screens";
 
-const SCREENS = "test-results/screens";
+const SCREENS = SCREENS_DIR;
 
 async function signedInPage(browser: Browser, account: Account, width = 1280): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width, height: width > 500 ? 800 : 844 } });
@@ -34,6 +35,7 @@ test("an owner uploads a PNG certificate and a PDF receipt sample, toggles and d
   await page.goto("/documents");
   await expect(page.getByRole("heading", { name: "Documents", level: 1 })).toBeVisible();
   await expect(page.getByText("No certificates yet")).toBeVisible({ timeout: 60_000 });
+  await checkPage(page, "documents-empty", page.getByText("No certificates yet"));
 
   // A certificate: a PNG, shown as its own thumbnail.
   await dropzoneInput(page, "certificate-file").setInputFiles({
@@ -57,6 +59,7 @@ test("an owner uploads a PNG certificate and a PDF receipt sample, toggles and d
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
   // The form is ready for the next one.
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue("");
+  await checkPage(page, "documents", cert);
 
   // Deactivate, and it stays so after a reload (the server's state); then activate again.
   const toggle = cert.getByRole("switch", { name: "Active: Operating licence 2026" });
@@ -77,8 +80,9 @@ test("an owner uploads a PNG certificate and a PDF receipt sample, toggles and d
   await page.getByRole("button", { name: "Upload certificate" }).click();
   expect((await refused).status()).toBe(415);
   const fileError = page.locator("#certificate-file-error");
-  await expect(fileError).toHaveText("Must be a PDF, PNG or JPEG file");
+  await expect(fileError).toHaveText("Choose a PDF, PNG or JPEG file");
   await expect(page.getByTestId("certificate-file-dropzone")).toHaveAttribute("aria-describedby", /certificate-file-error/);
+  await checkPage(page, "documents-upload-error", fileError);
   await expect(page.getByTestId("certificate-row")).toHaveCount(1);
 
   // A receipt sample: a two-page PDF, shown as a PDF icon with its page count.
@@ -97,11 +101,12 @@ test("an owner uploads a PNG certificate and a PDF receipt sample, toggles and d
   await expect(sample.getByTestId("file-preview")).toContainText("2 pages");
   await expect(sample.getByTestId("file-preview")).toHaveAttribute("href", /\/api\/files\/[\w-]+$/);
   await expect(sample).toContainText("used on receipts");
-  await page.screenshot({ path: `${SCREENS}/documents-receipts-1280.png`, fullPage: true });
+  await checkPage(page, "documents-receipts", sample);
 
   await sample.getByRole("button", { name: "Delete standard receipt" }).click();
   const confirmSample = page.getByRole("alertdialog");
   await expect(confirmSample).toContainText("cannot be undone");
+  await checkPage(page, "documents-delete-dialog", confirmSample);
   await confirmSample.getByRole("button", { name: "Delete receipt sample" }).click();
   await expect(page.getByText("No receipt samples yet")).toBeVisible();
 
@@ -199,7 +204,8 @@ test("a MEMBER sees documents and KYB read-only", async ({ browser }) => {
     await expect(page.getByRole("button", { name: "Upload certificate" })).toHaveCount(0);
     await expect(page.getByRole("switch")).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^Delete/ })).toHaveCount(0);
-    await page.screenshot({ path: `${SCREENS}/member-documents-${width}.png`, fullPage: true });
+    // Judged (axe, no sideways scroll) and shot at both widths once.
+    if (width === 1280) await checkPage(page, "member-documents", row);
 
     await page.goto("/kyb");
     await expect(page.getByTestId("kyb-status")).toContainText("Not submitted", { timeout: 60_000 });

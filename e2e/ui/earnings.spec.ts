@@ -3,13 +3,15 @@
 // many attempts are left), withdraws, sees the balance drop and the withdrawal
 // turn `paid` (and an amount ending in .13 fail, its money back); the platform
 // admin sees the payouts and retries the failed one. A MEMBER reads the pages
-// without any action. Screens at 1280 and 390 px.
+// without any action. Each page is checked at 1280 and 390 px (axe, no
+// sideways scroll) and shot into test-results/screens (checkPage).
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pdfPart, pngPart } from "../api/_files";
 import { buyPolicy, createPolicyFor, joinTeam, ok, tenantWithClients, trpc } from "../api/_helpers";
 import { BASE_URL, signInPlatformAdmin, type Account } from "../support/api";
+import { checkPage } from "../support/screens";
 
 /** The payout job settles after PAYOUT_DELAY_SECONDS (5 by default on the CI server). */
 const SETTLE = 45_000;
@@ -26,17 +28,6 @@ async function signedInPage(browser: Browser, account: Account): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   await context.addCookies((await account.session.storageState()).cookies);
   return context.newPage();
-}
-
-/** Full-page screenshots at 1280 and 390 px; nothing may overflow sideways on the phone. */
-async function shoot(page: Page, name: string, ready: Locator) {
-  await expect(ready).toBeVisible();
-  await page.screenshot({ path: test.info().outputPath(`${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(ready).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name}: scrollWidth`).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: test.info().outputPath(`${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** A business with KYB approved by the platform admin and two paid sandbox checkouts. */
@@ -76,11 +67,13 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   const ledger = await trpc<{ data: unknown[] }>(t.account, "earnings.transactions", { limit: 100 }, "query");
   expect(ledger.data.length).toBeGreaterThanOrEqual(2);
   await expect(page.getByRole("table", { name: "Transactions" }).locator("tbody tr")).toHaveCount(ledger.data.length);
+  await checkPage(page, "earnings-no-bank-account", page.getByTestId("withdraw-disabled-reason"));
   await page.getByTestId("withdraw-disabled-reason").getByRole("link", { name: "Go to bank accounts" }).click();
 
   // ---- Add a bank account: the form says what is wrong first ----
   await expect(page.getByRole("heading", { name: "Bank accounts", level: 1 })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText("No bank accounts yet")).toBeVisible({ timeout: 30_000 });
+  await checkPage(page, "bank-accounts-empty", page.getByText("No bank accounts yet"));
   await page.getByRole("button", { name: "Add bank account" }).click();
   const addDialog = page.getByRole("dialog", { name: "Add a bank account" });
   await addDialog.getByLabel("Bank").fill("GTBank");
@@ -89,6 +82,7 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   await addDialog.getByRole("button", { name: "Add account" }).click();
   await expect(addDialog.getByText("Enter the 10-digit account number (NUBAN)")).toBeVisible();
   await expect(addDialog.getByLabel("Account number")).toHaveAttribute("aria-invalid", "true");
+  await checkPage(page, "bank-accounts-add-dialog", addDialog.getByText("Enter the 10-digit account number (NUBAN)"));
   const number = String(crypto.randomInt(1_000_000_000, 9_999_999_999));
   await addDialog.getByLabel("Account number").fill(number);
   await addDialog.getByRole("button", { name: "Add account" }).click();
@@ -103,7 +97,7 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   await verifyDialog.getByRole("button", { name: "Verify" }).click();
   await expect(verifyDialog.getByText("2 attempts left")).toBeVisible();
   await expect(verifyDialog.getByLabel("Verification code")).toHaveAttribute("aria-invalid", "true");
-  await page.screenshot({ path: test.info().outputPath("verify-dialog-1280.png") });
+  await checkPage(page, "bank-accounts-verify-dialog", verifyDialog.getByText("2 attempts left"));
   await verifyDialog.getByLabel("Verification code").fill("SM11AA");
   await verifyDialog.getByRole("button", { name: "Verify" }).click();
   await expect(verifyDialog).toBeHidden();
@@ -133,7 +127,7 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   const failedRow = page.getByTestId("bank-account-row").filter({ hasText: `••••${other.slice(-4)}` });
   await expect(failedRow).toContainText("Verification failed");
   await expect(failedRow.getByRole("button", { name: "Verify" })).toHaveCount(0);
-  await shoot(page, "bank-accounts", row);
+  await checkPage(page, "bank-accounts", row);
 
   // ---- Withdraw ----
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Earnings" }).click();
@@ -150,9 +144,10 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   await withdrawDialog.getByLabel(/^Amount/).fill(String(Number(before.availableBalance) + 1));
   await withdrawDialog.getByRole("button", { name: "Withdraw", exact: true }).click();
   await expect(withdrawDialog.getByText("This is more than your available balance")).toBeVisible();
+  await checkPage(page, "earnings-withdraw-dialog", withdrawDialog.getByText("This is more than your available balance"));
   await withdrawDialog.getByLabel(/^Amount/).fill("0.50");
   await withdrawDialog.getByRole("button", { name: "Withdraw", exact: true }).click();
-  await expect(withdrawDialog.getByText(/The minimum is/)).toBeVisible();
+  await expect(withdrawDialog.getByText(/^Withdraw at least ₦/)).toBeVisible();
   await withdrawDialog.getByLabel(/^Amount/).fill("100");
   await withdrawDialog.getByRole("button", { name: "Withdraw", exact: true }).click();
   await expect(withdrawDialog).toBeHidden();
@@ -199,7 +194,8 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
       .map((l) => l.split(",")[3]),
   ).toEqual(expect.arrayContaining(["-100.00", "-5.13"]));
   await page.getByLabel("Type").selectOption("all");
-  await shoot(page, "earnings", paidRow);
+  await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would repeat in a scrolled full-page shot
+  await checkPage(page, "earnings", page.getByTestId("balance-withdrawn"));
 
   // ---- The platform admin: both payouts, the failed one retried ----
   const adminPage = await signedInPage(browser, admin);
@@ -212,9 +208,10 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   const failedPayout = adminPage.getByRole("table", { name: "Payouts" }).locator("tbody tr").filter({ hasText: org });
   await expect(failedPayout).toHaveCount(1, { timeout: 30_000 });
   await expect(failedPayout).toContainText(money("5.13"));
-  await shoot(adminPage, "admin-payouts", failedPayout);
+  await checkPage(adminPage, "admin-payouts", adminPage.getByRole("button", { name: "Retry" }).first());
   await failedPayout.getByRole("button", { name: "Retry" }).click();
   const confirm = adminPage.getByRole("alertdialog", { name: "Retry this payout?" });
+  await checkPage(adminPage, "admin-payouts-retry-dialog", confirm);
   await confirm.getByRole("button", { name: "Retry payout" }).click();
   await expect(adminPage.getByText("Payout queued again")).toBeVisible();
   await expect(failedPayout).toHaveCount(0); // no longer failed: pending again
@@ -254,7 +251,7 @@ test("a MEMBER reads earnings and bank accounts without the withdraw, add, verif
   await expect(page.getByText("Only owners and admins manage bank accounts and withdraw")).toBeVisible();
   await expect(page.getByTestId("balance-available")).toHaveText(money("0.00"), { timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Withdraw", exact: true })).toHaveCount(0);
-  await shoot(page, "member-earnings", page.getByTestId("balance-available"));
+  await checkPage(page, "member-earnings", page.getByTestId("balance-available"));
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Bank accounts" }).click();
   await expect(page.getByRole("heading", { name: "Bank accounts", level: 1 })).toBeVisible({ timeout: 60_000 });
@@ -264,6 +261,6 @@ test("a MEMBER reads earnings and bank accounts without the withdraw, add, verif
   for (const name of ["Add bank account", "Verify", "Make default", "Remove"]) {
     await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
   }
-  await shoot(page, "member-bank-accounts", page.getByTestId("bank-account-row"));
+  await checkPage(page, "member-bank-accounts", page.getByTestId("bank-account-row"));
   await page.context().close();
 });

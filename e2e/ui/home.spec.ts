@@ -2,41 +2,17 @@
 // told what to do next; after a real purchase on the hosted checkout and a
 // claim filed over REST the home shows those very figures, for the period in
 // the URL; an export link downloads a CSV; the analytics page counts the
-// requests the spec's key made. Screens at 1280 and 390 px in /tmp/shots.
+// requests the spec's key made. Each page is checked at 1280 and 390 px (axe,
+// no sideways scroll) and shot into test-results/screens (checkPage).
 import fs from "node:fs/promises";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
 import { buyPolicy, createPolicyFor, joinTeam, ok, tenantWithClients } from "../api/_helpers";
-import { BASE_URL, createKey, restClient, signUp, trpc, unique, type Account } from "../support/api";
+import { createKey, restClient, signUp, trpc, unique } from "../support/api";
+import { checkPage, FIRST_LOAD, SCREENS_DIR, signedInPage } from "../support/screens";
 
-const SHOTS = process.env.E2E_SHOTS_DIR ?? "/tmp/shots";
-/** The dev server compiles a page on its first visit. */
-const FIRST_LOAD = 60_000;
 const money = (amount: string) =>
   new Intl.NumberFormat("en-NG", { style: "currency", currency: "NGN", minimumFractionDigits: 2 }).format(Number(amount));
-
-async function signedInPage(browser: Browser, account: Account): Promise<Page> {
-  const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  await context.addCookies((await account.session.storageState()).cookies);
-  return context.newPage();
-}
-
-/** Full-page screenshots at 1280 and 390 px; nothing may scroll sideways at either width. */
-async function shoot(page: Page, name: string, ready: Locator) {
-  await fs.mkdir(SHOTS, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await expect(ready).toBeVisible();
-    // The charts resize on the next frame.
-    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => r(true))));
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-    }));
-    expect(scrollWidth, `${name} at ${width} px: horizontal scroll`).toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 const main = (page: Page) => page.getByRole("main");
 const todos = (page: Page) => page.getByTestId("todos");
@@ -67,7 +43,7 @@ test("a new business sees what to do next and the three to-dos, each linking to 
 
   const usage = main(page).getByRole("region", { name: "API usage" });
   await expect(usage.getByText("No API requests in this period")).toBeVisible({ timeout: 30_000 });
-  await shoot(page, "home-new", start);
+  await checkPage(page, "home-new", start);
 
   await todos(page)
     .getByRole("link", { name: /Create an API key/ })
@@ -173,7 +149,7 @@ test("after a purchase on the hosted checkout and a claim over REST the home sho
   await expect(claimItem.getByRole("link")).toHaveAttribute("href", `/claims/${claim.id}`);
   await expect(claimItem.locator("time")).toHaveText(/just now|minute/);
   await expect(feed.first()).toHaveAttribute("data-type", "claim.submitted");
-  await shoot(page, "home", page.getByTestId("stat-revenue"));
+  await checkPage(page, "home", page.getByTestId("stat-revenue"));
 
   // ---- The period lives in the URL ----
   await page.getByRole("button", { name: "Last 7 days" }).click();
@@ -215,6 +191,7 @@ test("after a purchase on the hosted checkout and a claim over REST the home sho
   await expect(memberPage.getByTestId("stat-open-claims")).toHaveText("1");
   await expect(memberPage.getByTestId("todos")).toHaveCount(0);
   await expect(memberPage.getByRole("link", { name: /Create an API key|Verify a bank account/ })).toHaveCount(0);
+  await checkPage(memberPage, "member-home", memberPage.getByTestId("stat-revenue"));
   await memberPage.context().close();
 });
 
@@ -268,7 +245,8 @@ test("an export link downloads the period's revenue as CSV with its header row",
   const box = (await page.getByRole("menu").boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: `${SHOTS}/home-export-menu-390.png` });
+  await fs.mkdir(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, "home-export-menu-390.png") });
   await page.keyboard.press("Escape");
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -297,6 +275,7 @@ test("the analytics page counts the requests the key made, per endpoint and per 
     "aria-current",
     "page",
   );
+  await checkPage(page, "analytics-empty", page.getByText("No API requests in this period"));
 
   // 3 lists, 1 creation, 2 reads of it, 1 refused creation, and a sale (initialize, then verify after
   // the hosted checkout, which is no API call): 9 requests, 1 error.
@@ -360,7 +339,7 @@ test("the analytics page counts the requests the key made, per endpoint and per 
     /type=api-usage&format=csv.*granularity=hour/,
   );
   await page.keyboard.press("Escape");
-  await shoot(page, "analytics", page.getByTestId("usage-requests"));
+  await checkPage(page, "analytics", page.getByTestId("usage-requests"));
 
   // At phone width the table is a list of cards, every figure labelled.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -8,8 +8,8 @@ import { PNG, JPEG, pdfFile, sha256 } from "../api/_files";
 import { createKey, joinTeam, restClient } from "../api/_helpers";
 import { waitForMailbox, type ParsedMail } from "../api/_mail";
 import { BASE_URL, signInPlatformAdmin, trpc, unique, type Account } from "../support/api";
+import { checkPage } from "../support/screens";
 
-const SCREENS = "test-results/screens";
 /** A time as the dashboard shows it ("23 Nov 2026, 08:45 UTC"): the page says when it was submitted or decided. */
 const WHEN = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/;
 const REASON = "The tax certificate is for another company.\nSend the one issued to your business.";
@@ -28,22 +28,6 @@ async function signedInPage(browser: Browser, account?: Account): Promise<Page> 
   const context = await browser.newContext({ baseURL: BASE_URL });
   if (account) await context.addCookies((await account.session.storageState()).cookies);
   return context.newPage();
-}
-
-async function expectNoHorizontalOverflow(page: Page, width: number, what: string) {
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${what}: scrollWidth`).toBeLessThanOrEqual(width);
-}
-
-/** Full-page screenshots at 1280 and 390 px (nothing may overflow sideways on the phone). */
-async function shoot(page: Page, name: string, ready: Locator) {
-  await expect(ready).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(ready).toBeVisible();
-  await expectNoHorizontalOverflow(page, 390, name);
-  await page.screenshot({ path: `${SCREENS}/${name}-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** Picks files through the dropzones' own file inputs. */
@@ -122,13 +106,14 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(status).toContainText("Not submitted", { timeout: 30_000 });
   await expect(status).toContainText("certificate of incorporation");
   await expect(owner.getByTestId("kyb-document")).toHaveCount(0);
-  await shoot(owner, "kyb-not-submitted", owner.getByRole("button", { name: "Submit for review" }));
+  await checkPage(owner, "kyb-not-submitted", owner.getByRole("button", { name: "Submit for review" }));
 
   // Submitting without files: each dropzone says what is missing; nothing is sent.
   await owner.getByRole("button", { name: "Submit for review" }).click();
   await expect(owner.getByText("Add your certificate of incorporation")).toBeVisible();
   await expect(owner.getByText("Add your tax certificate")).toBeVisible();
   expect((await kybStatus(owner)).status).toBe("not_submitted");
+  await checkPage(owner, "kyb-missing-files", owner.getByText("Add your tax certificate"));
 
   // ---- Submit both documents: a PDF and a PNG ----
   const first = {
@@ -149,7 +134,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(ownerDocs).toHaveCount(2);
   await expect(ownerDocs.filter({ hasText: "Certificate of incorporation" })).toContainText("incorporation.pdf");
   await expect(ownerDocs.filter({ hasText: "Tax certificate" })).toContainText("tin-certificate.png");
-  await shoot(owner, "kyb-pending", status);
+  await checkPage(owner, "kyb-pending", status);
   const submitted = await kybStatus(owner);
   expect(submitted.status).toBe("pending");
 
@@ -181,7 +166,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
     certificateOfIncorporation: first.certificateOfIncorporation.buffer,
     taxCertificate: first.taxCertificate.buffer,
   });
-  await shoot(admin, "admin-kyb-review", reviewHeading);
+  await checkPage(admin, "admin-kyb-review", reviewHeading);
 
   // Reject: the dialog refuses a too-short reason first.
   await admin.getByRole("button", { name: "Reject", exact: true }).click();
@@ -192,7 +177,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(rejectDialog.getByText("Say why in at least 5 characters")).toBeVisible();
   await expect(rejectDialog.getByLabel("Reason")).toHaveAttribute("aria-invalid", "true");
   expect((await kybStatus(owner)).status).toBe("pending");
-  await admin.screenshot({ path: `${SCREENS}/admin-kyb-reject-dialog-1280.png` });
+  await checkPage(admin, "admin-kyb-reject-dialog", rejectDialog.getByText("Say why in at least 5 characters"));
   await rejectDialog.getByLabel("Reason").fill(REASON);
   await rejectDialog.getByRole("button", { name: "Reject KYB" }).click();
   await expect(admin.getByText("KYB rejected")).toBeVisible();
@@ -211,7 +196,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(owner.getByTestId("kyb-rejection-reason")).toHaveText(REASON);
   await expect(owner.getByRole("heading", { name: "Resubmit corrected documents" })).toBeVisible();
   await expect(owner.getByRole("list", { name: "Documents you submitted" }).getByTestId("kyb-document")).toHaveCount(2);
-  await shoot(owner, "kyb-rejected", owner.getByTestId("kyb-rejection-reason"));
+  await checkPage(owner, "kyb-rejected", owner.getByTestId("kyb-rejection-reason"));
 
   // ---- A MEMBER (invited through the team API) reads the page, read-only ----
   const key = await createKey(browserAccount(owner), ["read", "write"]);
@@ -227,7 +212,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(member.getByTestId("kyb-document")).toHaveCount(2);
   await expect(member.getByRole("button", { name: /submit for review/i })).toHaveCount(0);
   await expect(member.locator('input[type="file"]')).toHaveCount(0);
-  await member.screenshot({ path: `${SCREENS}/kyb-member-rejected-1280.png`, fullPage: true });
+  await checkPage(member, "member-kyb-rejected", member.getByTestId("kyb-rejection-reason"));
 
   // ---- Resubmit with new files: a new PDF and a JPEG ----
   const second = {
@@ -270,6 +255,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(admin.getByText("KYB approved")).toBeVisible();
   await expect(confirm).toBeHidden();
   await expect(admin.getByText("Approved: nothing left to decide.")).toBeVisible();
+  await checkPage(admin, "admin-kyb-approved", admin.getByText("Approved: nothing left to decide."));
   await expect(admin.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(decisions).toHaveCount(2);
   await expect(decisions.first()).toContainText("Approved by");
@@ -281,7 +267,7 @@ test("KYB: submit, rejected with a reason, resubmit, approved; the admin sees th
   await expect(status).toContainText(WHEN);
   await expect(owner.getByRole("button", { name: /submit for review/i })).toHaveCount(0);
   await expect(ownerDocs).toHaveCount(2);
-  await shoot(owner, "kyb-approved", status);
+  await checkPage(owner, "kyb-approved", status);
 
   // ---- Both decisions are in the owner's mailbox (sent by the app's worker) ----
   const subjects = { rejected: "Your business verification was not approved", approved: "Your business is verified" };

@@ -1,10 +1,13 @@
 // The policy journey in the dashboard: publish a policy with benefits through the
 // form, find it in the list and through the REST API, take it off sale, put it
-// back, soft-delete it — and the same pages at phone width.
+// back, soft-delete it — and the same pages at phone width. Each page is
+// checked at 1280 and 390 px (axe, no sideways scroll) and shot (checkPage);
+// the sales chart of a policy that sold shows its values.
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { buyPolicy, createPolicyFor, tenantWithClients } from "../api/_helpers";
 import { BASE_URL, createKey, problem, restClient, tenant, unique, type Account } from "../support/api";
-
-const SCREENS = "test-results/screens";
+import { checkPage, FIRST_LOAD, SCREENS_DIR, signedInPage } from "../support/screens";
 
 /** The browser context's own session, usable with the tRPC helpers (page.request shares its cookies). */
 const browserAccount = (page: Page): Account => ({ session: page.request, email: "", password: "", userId: "" });
@@ -28,6 +31,7 @@ test("create a policy with benefits, see it listed and in the API, take it off s
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Policies" }).click();
   await expect(page.getByRole("heading", { name: "Policies", level: 1 })).toBeVisible();
   await expect(page.getByText("Publish your first policy")).toBeVisible();
+  await checkPage(page, "policies-empty", page.getByText("Publish your first policy"));
 
   await page.getByRole("link", { name: "New policy" }).click();
   await expect(page).toHaveURL(/\/policies\/new$/);
@@ -36,8 +40,9 @@ test("create a policy with benefits, see it listed and in the API, take it off s
   // The form's own checks run before anything is sent.
   await page.getByRole("button", { name: "Create policy" }).click();
   await expect(page.getByText("Enter a name")).toBeVisible();
-  await expect(page.getByText("Enter a price above 0 with at most 2 decimals")).toBeVisible();
+  await expect(page.getByText(/^Enter (a price|an amount greater than 0)/)).toBeVisible();
   await expect(page).toHaveURL(/\/policies\/new$/);
+  await checkPage(page, "policies-new-errors", page.getByText("Enter a name"));
 
   await page.getByLabel("Name").fill("Motor Comprehensive");
   await page.getByLabel("Type").selectOption("auto");
@@ -61,7 +66,7 @@ test("create a policy with benefits, see it listed and in the API, take it off s
   await expect(formBenefits).toHaveText(["Roadside assistance", "Courtesy car for 7 days"]);
   await expect(page.getByRole("list", { name: "Exclusions" }).getByRole("listitem")).toHaveText(["Racing"]);
   await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would repeat in a scrolled full-page shot
-  await page.screenshot({ path: `${SCREENS}/policies-form-1280.png`, fullPage: true });
+  await checkPage(page, "policies-new", page.getByRole("list", { name: "Exclusions" }));
 
   await page.getByRole("button", { name: "Create policy" }).click();
 
@@ -82,7 +87,15 @@ test("create a policy with benefits, see it listed and in the API, take it off s
   const onSale = page.getByRole("switch", { name: "On sale" });
   await expect(onSale).toHaveAttribute("aria-checked", "true");
   await expect(main.getByText("Performance")).toBeVisible();
-  await page.screenshot({ path: `${SCREENS}/policies-detail-1280.png`, fullPage: true });
+  await checkPage(page, "policies-detail", main.getByText("Performance"));
+
+  // The edit page: the same form, filled in.
+  await main.getByRole("link", { name: "Edit" }).click();
+  await expect(page.getByRole("heading", { name: "Edit “Motor Comprehensive”", level: 1 })).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue("Motor Comprehensive");
+  await checkPage(page, "policies-edit", page.getByRole("list", { name: "Benefits" }));
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(new RegExp(`/policies/${id}$`));
 
   // Back to the list: it is there, active, with its price.
   await main.getByRole("link", { name: "Policies" }).click();
@@ -92,7 +105,7 @@ test("create a policy with benefits, see it listed and in the API, take it off s
   await expect(row).toContainText("2,500.50");
   await expect(row).toContainText("Active");
   await expect(page.getByText("Publish your first policy")).toHaveCount(0);
-  await page.screenshot({ path: `${SCREENS}/policies-list-1280.png`, fullPage: true });
+  await checkPage(page, "policies-list", row);
 
   // Immediately visible through the REST API with a key of this organization, and to no other.
   const key = await createKey(browserAccount(page), ["read"]);
@@ -139,6 +152,7 @@ test("create a policy with benefits, see it listed and in the API, take it off s
   await expect(confirm).toContainText("Delete “Motor Comprehensive”?");
   await expect(confirm).toContainText("soft delete");
   await expect(confirm).toContainText("stays listed as inactive");
+  await checkPage(page, "policies-delete-dialog", confirm);
   await confirm.getByRole("button", { name: "Delete policy" }).click();
   await expect(confirm).toBeHidden();
   await expect(onSale).toHaveAttribute("aria-checked", "false");
@@ -199,14 +213,14 @@ test("the policy pages work at phone width: nothing overflows horizontally", asy
   await page.getByRole("button", { name: "Add to Exclusions" }).click();
   await noOverflow("form");
   await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would repeat in a scrolled full-page shot
-  await page.screenshot({ path: `${SCREENS}/policies-form-390.png`, fullPage: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, "policies-long-form-390.png"), fullPage: true });
   await page.getByRole("button", { name: "Create policy" }).click();
 
   await expect(page.getByRole("heading", { name: /^Comprehensive Family Health Cover/, level: 1 })).toBeVisible();
   await expect(page.getByRole("list", { name: "Benefits" }).getByRole("listitem")).toHaveCount(2);
   await expect(page.getByText("Performance")).toBeVisible();
   await noOverflow("detail page");
-  await page.screenshot({ path: `${SCREENS}/policies-detail-390.png`, fullPage: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, "policies-long-detail-390.png"), fullPage: true });
 
   await page.getByRole("main").getByRole("link", { name: "Policies" }).click();
   const row = page.getByTestId("policy-row").filter({ hasText: "Comprehensive Family Health Cover" });
@@ -214,5 +228,46 @@ test("the policy pages work at phone width: nothing overflows horizontally", asy
   await expect(row).toContainText("Health");
   await expect(row).toContainText("Active");
   await noOverflow("list");
-  await page.screenshot({ path: `${SCREENS}/policies-list-390.png`, fullPage: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, "policies-long-list-390.png"), fullPage: true });
+});
+
+test("the sales chart of a policy that sold shows money on its Y axis, keeps its labels inside, and a tooltip with the amount", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const t = await tenantWithClients();
+  const policy = await createPolicyFor(t.write, { name: `Kiosk Cover ${unique()}`, price: "1250.00" });
+  await buyPolicy(t.write, policy, `chart-${unique()}@example.test`);
+  const page = await signedInPage(browser, t.account);
+  await page.goto(`/policies/${policy.id}`);
+  const chart = page.getByTestId("policy-sales-chart");
+  await expect(chart.locator(".recharts-area-curve")).toBeVisible({ timeout: FIRST_LOAD });
+
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width < 640 ? 844 : 800 });
+    await chart.scrollIntoViewIfNeeded();
+    // The Y axis: compact money ticks, the sale's day reaching ₦1.3k or so.
+    const yTicks = chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value");
+    await expect(yTicks.first()).toBeVisible();
+    await expect(yTicks.filter({ hasText: /^₦\d+(\.\d)?[kK]?$/ }).first()).toBeVisible();
+    // The first and last X labels lie inside the chart's box.
+    const box = (await chart.boundingBox())!;
+    const xTicks = chart.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+    expect(await xTicks.count()).toBeGreaterThan(1);
+    for (const tick of [xTicks.first(), xTicks.last()]) {
+      const b = (await tick.boundingBox())!;
+      expect(b.x, `${width} px: ${await tick.textContent()} starts inside the chart`).toBeGreaterThanOrEqual(box.x);
+      expect(b.x + b.width, `${width} px: ${await tick.textContent()} ends inside the chart`).toBeLessThanOrEqual(box.x + box.width);
+    }
+    // Hovering today's point (the right end of the data area) names the day and the amount.
+    const area = (await chart.locator(".recharts-cartesian-grid, .recharts-area").first().boundingBox())!;
+    await page.mouse.move(area.x + area.width - 2, area.y + area.height / 2);
+    const tooltip = chart.locator(".recharts-tooltip-wrapper");
+    await expect(tooltip).toContainText("₦1,250.00");
+    await expect(tooltip).toContainText(/\d{1,2} \w{3} \d{4}/);
+    await page.mouse.move(0, 0);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would repeat in a scrolled full-page shot
+  await checkPage(page, "policies-detail-sales", chart);
+  await page.context().close();
 });

@@ -4,8 +4,9 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createKey, joinTeam, ok, tenantWithClients } from "../api/_helpers";
 import { BASE_URL, type Account } from "../support/api";
+import { checkPage, SCREENS_DIR } from "../support/screens";
 
-const SCREENS = "test-results/screens";
+const SCREENS = SCREENS_DIR;
 
 async function signedInPage(browser: Browser, account: Account, width = 1280): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width, height: width > 500 ? 800 : 844 } });
@@ -29,7 +30,8 @@ test("a MEMBER sees API keys and settings read-only: no create, edit, regenerate
     for (const name of ["Create key", "Create your first key", "Edit", "Regenerate", "Revoke"]) {
       await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
     }
-    await page.screenshot({ path: `${SCREENS}/member-api-keys-${width}.png`, fullPage: true });
+    // Judged (axe, no sideways scroll) and shot at both widths once.
+    if (width === 1280) await checkPage(page, "member-api-keys", page.getByTestId("api-key-row").first());
 
     await page.goto("/settings");
     await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
@@ -65,7 +67,7 @@ test("removing an admin names their active API keys before confirming, and the r
   await expect(confirm.getByTestId("keys-to-revoke")).toHaveText("Their API keys will be revoked: “Bayo's laptop”.", {
     timeout: 60_000,
   });
-  await page.screenshot({ path: `${SCREENS}/team-remove-names-keys.png` });
+  await checkPage(page, "team-remove-names-keys", confirm.getByTestId("keys-to-revoke"));
   await confirm.getByRole("button", { name: "Remove member" }).click();
   await expect(page.getByText("Revoked their API keys: “Bayo's laptop”")).toBeVisible({ timeout: 60_000 });
   await expect(row).toHaveCount(0, { timeout: 60_000 });

@@ -13,8 +13,9 @@ import {
   trpcError,
 } from "../api/_helpers";
 import { BASE_URL, signUp, unique, type Account } from "../support/api";
+import { checkPage, SCREENS_DIR } from "../support/screens";
 
-const SCREENS = "test-results/screens";
+const SCREENS = SCREENS_DIR;
 
 /** The browser context's own session, usable with the tRPC helpers (page.request shares its cookies). */
 const browserAccount = (page: Page): Account => ({ session: page.request, email: "", password: "", userId: "" });
@@ -65,16 +66,18 @@ test("an admin invites a new address; the invitee signs up from the emailed link
   await expect(ownerRow).toContainText("Owner");
   await expect(ownerRow.getByRole("button", { name: "Remove" })).toHaveCount(0);
   await expect(admin.getByText("No pending invitations")).toBeVisible();
+  await checkPage(admin, "team-no-invitations", ownerRow);
 
   // Invite: the form's own check, then the service's 409, then the real one.
   await admin.getByRole("button", { name: "Invite", exact: true }).click();
   const dialog = admin.getByRole("dialog");
   await dialog.getByLabel("Email").fill("not-an-email");
   await dialog.getByRole("button", { name: "Send invitation" }).click();
-  await expect(dialog.getByText("must be an email address")).toBeVisible();
+  await expect(dialog.getByText("Enter a valid email address")).toBeVisible();
   await dialog.getByLabel("Email").fill(owner.email);
   await dialog.getByRole("button", { name: "Send invitation" }).click();
   await expect(dialog.getByText(`${owner.email} is already a member of this organization`)).toBeVisible();
+  await checkPage(admin, "team-invite-dialog", dialog.getByText("is already a member"));
   await dialog.getByLabel("Email").fill(inviteeEmail);
   await dialog.getByLabel("Role").selectOption("MEMBER");
   await dialog.getByRole("button", { name: "Send invitation" }).click();
@@ -82,7 +85,7 @@ test("an admin invites a new address; the invitee signs up from the emailed link
   await expect(dialog).toBeHidden();
   const invitationRow = admin.getByTestId("invitation-row").filter({ hasText: inviteeEmail });
   await expect(invitationRow).toContainText("Member · invited by Ada Obi");
-  await admin.screenshot({ path: `${SCREENS}/team-invited.png` });
+  await checkPage(admin, "team", invitationRow);
 
   // The email in DATA_DIR/mail carries the link.
   const link = await latestInvitationLink(inviteeEmail);
@@ -121,6 +124,7 @@ test("an admin invites a new address; the invitee signs up from the emailed link
   await expect(invitee.getByText("Only owners and admins manage the team")).toBeVisible();
   await expect(invitee.getByTestId("member-row")).toHaveCount(0);
   await expect(invitee.getByRole("button", { name: "Invite", exact: true })).toHaveCount(0);
+  await checkPage(invitee, "member-team", invitee.getByText("Only owners and admins manage the team"));
 
   // Every team procedure refuses the member's session.
   for (const [procedure, kind, input] of TEAM_PROCEDURES) {
@@ -136,6 +140,7 @@ test("an admin invites a new address; the invitee signs up from the emailed link
   await memberRow.getByRole("button", { name: "Remove" }).click();
   const confirm = admin.getByRole("alertdialog");
   await expect(confirm).toContainText("Remove Bayo Member?");
+  await checkPage(admin, "team-remove-dialog", confirm);
   await confirm.getByRole("button", { name: "Remove member" }).click();
   await expect(admin.getByText("Bayo Member was removed")).toBeVisible();
   await expect(memberRow).toHaveCount(0);

@@ -1,12 +1,15 @@
 // The webhooks page: add an endpoint (a receiver this spec runs on
 // 127.0.0.1), keep its secret, send a test event and find it in the delivery
 // log with its signed request, retry it, disable and enable, delete. And the
-// same page at phone width. Needs WEBHOOK_ALLOW_PRIVATE_URLS=true on the app.
+// same page at phone width, where the delivery log is a card per attempt.
+// Each state is checked at 1280 and 390 px (axe, no sideways scroll) and shot
+// (checkPage). Needs WEBHOOK_ALLOW_PRIVATE_URLS=true on the app.
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { unique } from "../support/api";
 import { startReceiver, type Receiver } from "../api/_helpers";
+import { checkPage, clippedElements } from "../support/screens";
 
 const receivers: Receiver[] = [];
 test.afterEach(async () => {
@@ -54,19 +57,20 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
 
   await expect(page.getByText("No endpoints yet")).toBeVisible();
   await expect(page.getByText("No deliveries yet")).toBeVisible();
-  await page.screenshot({ path: "test-results/screens/webhooks-empty-1280.png", fullPage: true });
+  await checkPage(page, "webhooks-empty", page.getByText("No deliveries yet"));
 
   // Field errors before anything is sent.
   await page.getByRole("button", { name: "Add endpoint" }).click();
   const form = page.getByRole("dialog", { name: "Add a webhook endpoint" });
   await form.getByLabel("Endpoint URL").fill("ftp://example.com/hooks");
   await form.getByRole("button", { name: "Add endpoint" }).click();
-  await expect(form.getByText("must be an http(s) URL")).toBeVisible();
+  await expect(form.getByText("Enter a web address starting with http:// or https://")).toBeVisible();
+  await checkPage(page, "webhooks-add-dialog", form.getByText("Enter a web address starting with http:// or https://"));
   await form.getByRole("button", { name: "Cancel" }).click();
 
   const secret = await addEndpoint(page, rx.url);
   await expect(page.getByRole("dialog", { name: "Copy your signing secret" })).toContainText("only time it is shown");
-  await page.screenshot({ path: "test-results/screens/webhooks-secret-1280.png" });
+  await checkPage(page, "webhooks-secret", page.getByTestId("webhook-secret"));
   await page.getByRole("button", { name: "I have stored it" }).click();
   await expect(page.getByTestId("webhook-secret")).toHaveCount(0);
 
@@ -92,7 +96,9 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   await expect(pingRow).toContainText("attempt 1");
   await expect(pingRow).toContainText("succeeded");
   await expect(pingRow).toContainText("HTTP 200");
-  await page.screenshot({ path: "test-results/screens/webhooks-log-1280.png", fullPage: true });
+  await expect(pingRow).toContainText(rx.url);
+  // Ready at both widths: the event, a button in the table row or heading the card.
+  await checkPage(page, "webhooks-log", log.getByRole("button", { name: /ping/ }).first());
 
   // The attempt's details: the signed request as sent.
   await pingRow.getByRole("button", { name: "Details" }).click();
@@ -104,7 +110,8 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   await expect(detail).toContainText(ping.body);
   const attempts = detail.getByRole("list", { name: "Attempts" }).getByRole("listitem");
   await expect(attempts).toHaveCount(1);
-  await page.screenshot({ path: "test-results/screens/webhooks-detail-1280.png" });
+  await checkPage(page, "webhooks-detail", detail.getByRole("list", { name: "Attempts" }));
+  expect(await clippedElements(detail), "the delivery's details at 1280 px").toEqual([]);
 
   // Retry now: the same event again, as attempt 2.
   await detail.getByRole("button", { name: "Retry now" }).click();
@@ -130,6 +137,7 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("Delete this endpoint?");
   await expect(confirm).toContainText(rx.url);
+  await checkPage(page, "webhooks-delete-dialog", confirm);
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(row).toBeVisible();
   await row.getByRole("button", { name: "Delete" }).click();
@@ -141,30 +149,57 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   expect(rx.requests).toHaveLength(2);
 });
 
-test("the webhooks page works at phone width", async ({ page }) => {
+test("the webhooks page works at phone width: the delivery log is a card per attempt, every field shown", async ({ page }) => {
   const rx = await startReceiver();
   receivers.push(rx);
   await page.setViewportSize({ width: 390, height: 844 });
   await signUpAndOpenWebhooks(page, { phone: true });
   await expect(page.getByText("No endpoints yet")).toBeVisible();
   await noHorizontalOverflow(page, 390);
-  await page.screenshot({ path: "test-results/screens/webhooks-empty-390.png", fullPage: true });
 
   await addEndpoint(page, rx.url);
-  await page.screenshot({ path: "test-results/screens/webhooks-secret-390.png" });
   await page.getByRole("button", { name: "I have stored it" }).click();
 
   const row = page.getByTestId("webhook-row").filter({ hasText: rx.url });
   await row.getByRole("button", { name: "Send test event" }).click();
   await expect(page.getByText("Test event delivered (HTTP 200)")).toBeVisible();
-  const pingRow = page.getByRole("region", { name: "Delivery log" }).getByRole("row").filter({ hasText: "ping" });
-  await expect(pingRow).toContainText("succeeded");
-  await noHorizontalOverflow(page, 390);
-  await page.screenshot({ path: "test-results/screens/webhooks-log-390.png", fullPage: true });
 
-  await pingRow.getByRole("button", { name: "Details" }).click();
+  // No table at this width: a list with one card per attempt, each field under its label.
+  const log = page.getByRole("region", { name: "Delivery log" });
+  await expect(log.getByRole("table")).toHaveCount(0);
+  const list = log.getByRole("list", { name: "Deliveries" });
+  const card = list.getByRole("listitem").filter({ hasText: "ping" });
+  await expect(card).toHaveCount(1);
+  await expect(card.getByRole("button", { name: /ping/ })).toContainText("attempt 1");
+  for (const [label, value] of [
+    ["Endpoint", rx.url],
+    ["Result", "succeeded"],
+    ["Result", "HTTP 200"],
+    ["Time", /\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/],
+  ] as const) {
+    const field = card.locator("dl > div").filter({ has: page.locator("dt", { hasText: label }) });
+    await expect(field.locator("dd"), label).toContainText(value);
+    await expect(field.locator("dd"), label).toBeVisible();
+  }
+  await expect(card.getByRole("button", { name: "Details" })).toBeVisible();
+  // Every field lies inside the card, nothing is cut off, nothing scrolls sideways.
+  const cardBox = (await card.boundingBox())!;
+  for (const dd of await card.locator("dd").all()) {
+    const b = (await dd.boundingBox())!;
+    expect(b.x).toBeGreaterThanOrEqual(cardBox.x);
+    expect(b.x + b.width).toBeLessThanOrEqual(cardBox.x + cardBox.width + 1);
+  }
+  expect(await clippedElements(list)).toEqual([]);
+  await noHorizontalOverflow(page, 390);
+
+  // The delivery's details: the signed request, wrapped, not clipped.
+  await card.getByRole("button", { name: "Details" }).click();
   const detail = page.getByRole("dialog", { name: "Delivery" });
   await expect(detail).toContainText("webhook-signature: v1,");
+  await expect(detail).toContainText(rx.url);
+  expect(await clippedElements(detail)).toEqual([]);
   await noHorizontalOverflow(page, 390);
-  await page.screenshot({ path: "test-results/screens/webhooks-detail-390.png" });
+  const detailBox = (await detail.boundingBox())!;
+  expect(detailBox.x).toBeGreaterThanOrEqual(0);
+  expect(detailBox.x + detailBox.width).toBeLessThanOrEqual(390);
 });

@@ -20,7 +20,8 @@ export function formatMinor(minor: bigint): string {
 }
 
 /** A positive amount given as a decimal string ("150.00"), as minor units. */
-export const DecimalString = z.string(M.decimalString).transform((value, ctx) => {
+// A missing value gets the field-named message ("Enter a price"); any other non-string this one.
+export const DecimalString = z.string({ error: (iss) => (iss.input === undefined ? undefined : M.decimalString) }).transform((value, ctx) => {
   const minor = parseDecimal(value);
   if (minor === null) {
     ctx.addIssue({ code: "custom", message: M.amount });

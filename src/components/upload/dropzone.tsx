@@ -113,7 +113,7 @@ export function Dropzone({
             </>
           )}
         </p>
-        <p id={hintId} className="text-xs text-slate-500">
+        <p id={hintId} className="text-xs text-slate-600">
           PDF, PNG or JPEG, up to {formatBytes(MAX_UPLOAD_BYTES)}
         </p>
       </div>
@@ -147,13 +147,13 @@ function SelectedFile({ file, onRemove }: { file: File; onRemove?: () => void })
         // eslint-disable-next-line @next/next/no-img-element -- a local object URL, nothing to optimize
         <img ref={showLocal} alt="" className="h-10 w-10 shrink-0 rounded object-cover" />
       ) : (
-        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded bg-white text-slate-500">
+        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded bg-white text-slate-600">
           <FileText className="h-5 w-5" aria-hidden />
         </span>
       )}
       <span className="min-w-0 flex-1">
-        <span className="block truncate text-sm font-medium text-slate-900">{file.name}</span>
-        <span className="block text-xs text-slate-500">{formatBytes(file.size)}</span>
+        <span className="block text-sm font-medium text-slate-900 [overflow-wrap:anywhere]">{file.name}</span>
+        <span className="block text-xs text-slate-600">{formatBytes(file.size)}</span>
       </span>
       {onRemove && (
         <button
@@ -163,7 +163,7 @@ function SelectedFile({ file, onRemove }: { file: File; onRemove?: () => void })
             e.stopPropagation();
             onRemove();
           }}
-          className="rounded p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-900"
+          className="rounded p-1 text-slate-600 hover:bg-slate-200 hover:text-slate-900"
         >
           <X className="h-4 w-4" aria-hidden />
         </button>

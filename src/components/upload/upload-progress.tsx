@@ -12,7 +12,7 @@ export function UploadProgressBar({ percent, label = "Upload progress" }: { perc
       >
         <div className="h-full rounded-full bg-brand-600 transition-[width] duration-200" style={{ width: `${percent}%` }} />
       </div>
-      <p className="text-xs text-slate-500" aria-live="polite">
+      <p className="text-xs text-slate-600" aria-live="polite">
         {percent < 100 ? `Uploading… ${percent}%` : "Checking the file…"}
       </p>
     </div>

@@ -240,6 +240,7 @@ export const ExportQuery = z
   .refine(
     (q) =>
       q.status === undefined ||
+      (q.type !== "payments" && q.type !== "claims") ||
       (q.type === "payments" ? (PAYMENT_STATUSES as readonly string[]) : (CLAIM_STATUSES as readonly string[])).includes(q.status),
     { message: "Choose a status the exported records have", path: ["status"] },
   )
@@ -253,7 +254,7 @@ export const ExportQuery = z
       (q.type === "revenue" && q.granularity !== "hour") ||
       (q.type === "api-usage" && (q.granularity === "hour" || q.granularity === "day")),
     {
-      message: "revenue takes day, week or month; api-usage takes hour or day; the other types take none",
+      message: "Choose a granularity the type takes: revenue takes day, week or month; api-usage takes hour or day; the others take none",
       path: ["granularity"],
     },
   );

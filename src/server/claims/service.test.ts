@@ -10,8 +10,16 @@ import { initializePayment } from "@/server/payments/service";
 import { CreatePolicyInput } from "@/server/policies/schemas";
 import { createPolicy } from "@/server/policies/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
-import { CLAIM_STATUSES, CreateClaimInput, UpdateClaimStatusInput, type ClaimStatus } from "./schemas";
-import { getClaim, getClaimWithHistory, listClaims, submitClaim, updateClaimStatus } from "./service";
+import { CLAIM_STATUSES, CreateClaimInput, SearchClaimsQuery, UpdateClaimStatusInput, type ClaimStatus } from "./schemas";
+import {
+  getClaim,
+  getClaimDetail,
+  getClaimWithHistory,
+  listClaims,
+  searchClaims,
+  submitClaim,
+  updateClaimStatus,
+} from "./service";
 
 async function codeOf(p: Promise<unknown>) {
   const err = await p.then(
@@ -84,6 +92,7 @@ describe("submitClaim", () => {
       type: "theft",
       description: "Phone stolen at the market",
       amount: "450.50",
+      approvedAmount: null,
       currency: "NGN",
       status: "submitted",
       createdAt: expect.any(String),
@@ -322,5 +331,99 @@ describe("tenancy and lists", () => {
     const second = await listClaims(actor, { limit: 3, cursor: first.nextCursor! });
     expect(second.data.map((x) => x.id)).toEqual([a.id]);
     expect(second.nextCursor).toBeNull();
+  });
+});
+
+describe("approved amount", () => {
+  const approve = (actor: Actor, id: string, approvedAmount?: number) =>
+    updateClaimStatus(
+      actor,
+      id,
+      UpdateClaimStatusInput.parse({ status: "approved", ...(approvedAmount === undefined ? {} : { approvedAmount }) }),
+    );
+
+  it("is the amount claimed unless the business approves less; never more; only on approval", async () => {
+    const { actor, policy } = await insurer();
+    const full = await claimIn(actor, policy.id, "under_review");
+    expect((await approve(actor, full.id)).approvedAmount).toBe("450.50");
+
+    const part = await claimIn(actor, policy.id, "under_review");
+    const refused = await approve(actor, part.id, 450.51).then(
+      () => null,
+      (e: AppError) => e,
+    );
+    expect(refused?.code).toBe("validation_failed");
+    expect(refused?.extra.errors).toEqual([{ path: "approvedAmount", message: "Approve at most the amount claimed, 450.50" }]);
+    // Refused: nothing moved.
+    const unchanged = await db.claim.findUniqueOrThrow({ where: { id: part.id } });
+    expect([unchanged.status, unchanged.approvedAmountMinor]).toEqual(["under_review", null]);
+
+    const approved = await approve(actor, part.id, 300);
+    expect(approved).toMatchObject({ status: "approved", amount: "450.50", approvedAmount: "300.00" });
+    // Paying keeps what was approved.
+    expect((await move(actor, part.id, "paid")).approvedAmount).toBe("300.00");
+
+    // An approved amount with any other move, or with more than 2 decimals, is refused by the schema.
+    expect(UpdateClaimStatusInput.safeParse({ status: "rejected", approvedAmount: 10 }).error?.issues[0]).toMatchObject({
+      path: ["approvedAmount"],
+      message: "Give an approved amount only when approving",
+    });
+    expect(UpdateClaimStatusInput.safeParse({ status: "approved", approvedAmount: 1.234 }).success).toBe(false);
+  });
+
+  it("is checked against the claim before its state: too much on a submitted claim is 422, not 409", async () => {
+    const { actor, policy } = await insurer();
+    const claim = await claimIn(actor, policy.id, "submitted");
+    expect(await codeOf(approve(actor, claim.id, 10_000))).toBe("validation_failed");
+    expect(await codeOf(approve(actor, claim.id, 10))).toBe("invalid_state");
+  });
+});
+
+describe("the dashboard's claims", () => {
+  it("keep the customer's email, list with policy names and filter by status, type, policy and search", async () => {
+    const { actor, policy } = await insurer("200.00");
+    const other = await createPolicy(
+      actor,
+      CreatePolicyInput.parse({ name: "Home cover", type: "home", duration: "yearly", price: "90.00" }),
+    );
+    await buy(actor, policy, "ada@example.test");
+    const linked = await submitClaim(actor, claimInput(policy.id, { email: "ADA@example.test", type: "theft" }));
+    const unlinked = await submitClaim(
+      actor,
+      claimInput(other.id, { email: "ben@example.test", type: "fire", description: "Kitchen 100%_fire" }),
+    );
+    expect(linked.coverageId).not.toBeNull();
+    expect(unlinked.coverageId).toBeNull();
+
+    const ids = async (query: Record<string, unknown>) =>
+      (await searchClaims(actor, SearchClaimsQuery.parse({ limit: 20, ...query }))).data.map((c) => c.id);
+    const all = await searchClaims(actor, SearchClaimsQuery.parse({ limit: 20 }));
+    expect(all.data.map((c) => [c.id, c.policyName, c.customerEmail])).toEqual([
+      [unlinked.id, "Home cover", "ben@example.test"],
+      [linked.id, "Gadget cover", "ada@example.test"],
+    ]);
+    expect(await ids({ type: "fire" })).toEqual([unlinked.id]);
+    expect(await ids({ policyId: policy.id })).toEqual([linked.id]);
+    expect(await ids({ status: "approved" })).toEqual([]);
+    expect(await ids({ q: "ADA@" })).toEqual([linked.id]);
+    // The search is literal: % and _ are not wildcards.
+    expect(await ids({ q: "100%_f" })).toEqual([unlinked.id]);
+    expect(await ids({ q: "0%" })).toEqual([unlinked.id]);
+    expect(await ids({ q: "%" })).toEqual([unlinked.id]);
+    expect(await ids({ q: "_" })).toEqual([unlinked.id]);
+
+    // The claim's page: its policy, customer (a customer since they paid) and coverage.
+    const detail = await getClaimDetail(actor, linked.id);
+    expect(detail.policyName).toBe("Gadget cover");
+    expect(detail.customer).toMatchObject({ id: expect.any(String), email: "ada@example.test" });
+    expect(detail.coverage?.status).toBe("active");
+    const loose = await getClaimDetail(actor, unlinked.id);
+    expect(loose.customer).toEqual({ id: null, email: "ben@example.test", name: null });
+    expect(loose.coverage).toBeNull();
+
+    // Another organization sees none of it.
+    const stranger = await ownerWithOrganization();
+    expect((await searchClaims(stranger.actor, SearchClaimsQuery.parse({ limit: 20 }))).data).toEqual([]);
+    expect(await codeOf(getClaimDetail(stranger.actor, linked.id))).toBe("not_found");
   });
 });

@@ -48,7 +48,7 @@ export const RejectKybInput = z
     reason: z
       .string()
       .trim()
-      .min(5, "say why in at least 5 characters")
+      .min(5, "Say why in at least 5 characters")
       .max(1000),
   })
   .meta({ id: "RejectKybInput" });

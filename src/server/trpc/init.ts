@@ -2,7 +2,7 @@
 // builds from a key; services enforce every rule.
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { ZodError } from "zod";
+import { z } from "@/lib/messages";
 import type { Actor } from "@/server/actor";
 import { requirePlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
@@ -26,7 +26,7 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error, ctx, path }) {
     const cause = error.cause;
     const app = cause instanceof AppError ? cause : null;
-    const zod = cause instanceof ZodError ? cause : null;
+    const zod = cause instanceof z.ZodError ? cause : null;
     const { stack: _stack, ...data } = shape.data;
     if (!app && shape.data.httpStatus >= 500) {
       // A bug, not a refusal: its text (Prisma, SQL, stack) stays in the log.

@@ -12,7 +12,7 @@ export const CreateWebhookInput = z
       .describe("Receives a POST per event"),
     events: z
       .array(z.enum(EVENT_TYPES), "Choose at least one event")
-      .min(1, "subscribe to at least one event")
+      .min(1, "Choose at least one event")
       .refine((e) => new Set(e).size === e.length, M.noRepeats("event")),
     secret: z
       .string()

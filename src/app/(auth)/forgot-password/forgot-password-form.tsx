@@ -5,11 +5,10 @@ import { MailCheck } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
-import { M } from "@/lib/messages";
+import { M, z } from "@/lib/messages";
 
 const ForgotPassword = z.object({ email: z.email(M.email) });
 

@@ -5,11 +5,10 @@ import { CircleCheck, TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
-import { M } from "@/lib/messages";
+import { M, z } from "@/lib/messages";
 
 /** The new password twice, with the limits the server enforces (8 to 128 characters). */
 const NewPassword = z

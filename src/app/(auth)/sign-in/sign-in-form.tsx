@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";

@@ -4,17 +4,17 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { authClient } from "@/lib/auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
 const SignUp = z.object({
-  name: z.string().trim().min(1, "Enter your name").max(100),
-  organizationName: z.string().trim().min(1, "Enter your business name").max(120, "At most 120 characters"),
-  email: z.email("Enter a valid email address"),
-  password: z.string().min(8, "At least 8 characters").max(128, "At most 128 characters"),
+  name: z.string().trim().min(1, M.requiredWhat("your name")).max(100),
+  organizationName: z.string().trim().min(1, M.requiredWhat("your business name")).max(120),
+  email: z.email(M.email),
+  password: z.string().min(8).max(128),
 });
 
 export function SignUpForm({ next }: { next: string }) {

@@ -59,7 +59,7 @@ export function ExportMenu({
             <Fragment key={type}>
               {i > 0 && <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />}
               <DropdownMenu.Group>
-                <DropdownMenu.Label className="px-2 pb-1 pt-1.5 text-xs font-medium text-slate-500">
+                <DropdownMenu.Label className="px-2 pb-1 pt-1.5 text-xs font-medium text-slate-600">
                   {LABEL[type]}
                 </DropdownMenu.Label>
                 <div className="grid grid-cols-2 gap-1">
@@ -71,7 +71,7 @@ export function ExportMenu({
                         aria-label={`${LABEL[type]}, ${label}`}
                         className="flex cursor-pointer items-center gap-2 rounded px-2 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100"
                       >
-                        <Icon className="h-4 w-4 text-slate-500" aria-hidden /> {label}
+                        <Icon className="h-4 w-4 text-slate-600" aria-hidden /> {label}
                       </a>
                     </DropdownMenu.Item>
                   ))}

@@ -72,7 +72,7 @@ export function ActivityFeed() {
                     <time
                       dateTime={item.createdAt}
                       title={formatDateTimeUtc(item.createdAt)}
-                      className="block text-xs text-slate-500"
+                      className="block text-xs text-slate-600"
                     >
                       {timeAgo(item.createdAt, now)}
                     </time>

@@ -128,13 +128,13 @@ function RevenueTotals({ revenue }: { revenue: { currency: string; totals: { gro
   return (
     <dl className="flex gap-4 text-right text-sm">
       <div>
-        <dt className="text-xs text-slate-500">Gross</dt>
+        <dt className="text-xs text-slate-600">Gross</dt>
         <dd className="font-semibold tabular-nums text-slate-900" data-testid="revenue-gross">
           {displayMoney(revenue.totals.gross, revenue.currency)}
         </dd>
       </div>
       <div>
-        <dt className="text-xs text-slate-500">Net</dt>
+        <dt className="text-xs text-slate-600">Net</dt>
         <dd className="font-semibold tabular-nums text-slate-900" data-testid="revenue-net">
           {displayMoney(revenue.totals.net, revenue.currency)}
         </dd>

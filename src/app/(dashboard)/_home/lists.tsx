@@ -37,7 +37,7 @@ export function TopPolicies({ stats }: { stats: DashboardStats }) {
             >
               {p.name}
             </Link>
-            <span className="block text-xs text-slate-500">{formatCount(p.sold)} sold</span>
+            <span className="block text-xs text-slate-600">{formatCount(p.sold)} sold</span>
           </span>
           <span className="shrink-0 text-sm font-medium tabular-nums text-slate-900">
             {displayMoney(p.gross, stats.currency)}
@@ -58,7 +58,7 @@ export function RecentPayments({ stats }: { stats: DashboardStats }) {
           <Link href="/payments" className="flex items-start gap-3 py-2.5 hover:bg-slate-50">
             <span className="min-w-0 flex-1">
               <span className="block break-all text-sm font-medium text-slate-900">{p.email}</span>
-              <span className="block text-xs text-slate-500">
+              <span className="block text-xs text-slate-600">
                 <time dateTime={p.createdAt}>{formatDateTimeUtc(p.createdAt)}</time>
               </span>
             </span>
@@ -83,8 +83,8 @@ export function RecentClaims({ stats }: { stats: DashboardStats }) {
           <Link href={`/claims/${c.id}`} className="flex items-start gap-3 py-2.5 hover:bg-slate-50">
             <span className="min-w-0 flex-1">
               <span className="block text-sm font-medium text-slate-900">{`${c.type[0]!.toUpperCase()}${c.type.slice(1)} claim`}</span>
-              <span className="block truncate text-xs text-slate-600">{c.description}</span>
-              <span className="block text-xs text-slate-500">
+              <span className="block text-xs text-slate-600 [overflow-wrap:anywhere]">{c.description}</span>
+              <span className="block text-xs text-slate-600">
                 <time dateTime={c.createdAt}>{formatDateTimeUtc(c.createdAt)}</time>
               </span>
             </span>

@@ -145,7 +145,7 @@ function Stat({
         </span>
         {change}
       </p>
-      <p className="mt-1 flex-1 text-xs text-slate-500">{children}</p>
+      <p className="mt-1 flex-1 text-xs text-slate-600">{children}</p>
       {link && (
         <Link
           href={link.href}

@@ -65,7 +65,7 @@ export function Todos({ todos, canAct }: { todos: DashboardStats["todos"]; canAc
           <h2 id="todos-heading" className="text-base font-semibold text-slate-900">
             Finish setting up
           </h2>
-          <p className="text-xs text-slate-500">{done} of 3 done</p>
+          <p className="text-xs text-slate-600">{done} of 3 done</p>
         </div>
         <ul className="grid gap-3 md:grid-cols-3">
           {steps.map((s) => (

@@ -76,7 +76,7 @@ export function AnalyticsView() {
               </option>
             </NativeSelect>
             {!hourAllowed && (
-              <span id="granularity-hint" className="mt-1 block font-normal text-slate-500">
+              <span id="granularity-hint" className="mt-1 block font-normal text-slate-600">
                 Hourly for {MAX_HOURLY_DAYS} days or less
               </span>
             )}
@@ -159,7 +159,7 @@ export function AnalyticsView() {
                       cell: (k) => (
                         <span className="block">
                           <span className="block break-words text-slate-900">{k.name ?? "Deleted key"}</span>
-                          {k.prefix && <span className="block font-mono text-xs text-slate-500">{k.prefix}…</span>}
+                          {k.prefix && <span className="block font-mono text-xs text-slate-600">{k.prefix}…</span>}
                         </span>
                       ),
                     },
@@ -232,7 +232,7 @@ function UsageTotals({ totals }: { totals: UsageFigures }) {
           <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900" data-testid={`usage-${f.id}`}>
             {f.value}
           </p>
-          {f.hint && <p className="mt-1 text-xs text-slate-500">{f.hint}</p>}
+          {f.hint && <p className="mt-1 text-xs text-slate-600">{f.hint}</p>}
         </Card>
       ))}
     </div>

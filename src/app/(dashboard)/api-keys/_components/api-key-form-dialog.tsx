@@ -122,7 +122,7 @@ function ApiKeyForm({
                     />
                     <span>
                       <span className="block text-sm font-medium">{p.label}</span>
-                      <span className="block text-xs text-slate-500">{p.hint}</span>
+                      <span className="block text-xs text-slate-600">{p.hint}</span>
                     </span>
                   </label>
                 );

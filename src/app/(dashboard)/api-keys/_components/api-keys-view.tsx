@@ -97,7 +97,7 @@ export function ApiKeysView() {
               >
                 <div className="min-w-0 space-y-1">
                   <div className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium text-slate-900">{key.name}</span>
+                    <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{key.name}</span>
                     <Badge tone={key.status === "active" ? "green" : "red"}>{key.status}</Badge>
                     {key.permissions.map((p) => (
                       <Badge key={p} tone="blue">
@@ -106,7 +106,7 @@ export function ApiKeysView() {
                     ))}
                   </div>
                   <p className="font-mono text-xs text-slate-600">{key.prefix}…</p>
-                  <p className="text-xs text-slate-500">
+                  <p className="text-xs text-slate-600">
                     Created {formatDateTime(key.createdAt)} · Last used{" "}
                     {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "never"}
                   </p>

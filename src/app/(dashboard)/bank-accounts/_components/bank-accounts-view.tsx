@@ -68,7 +68,7 @@ export function BankAccountsView() {
         description={
           <>
             Where your{" "}
-            <Link href="/earnings" className="text-brand-700 hover:underline">
+            <Link href="/earnings" className="font-medium text-brand-700 underline underline-offset-2 hover:no-underline">
               earnings
             </Link>{" "}
             are paid out. Each account is verified with a small deposit before it can receive withdrawals.
@@ -119,7 +119,7 @@ export function BankAccountsView() {
                   <div className="flex flex-wrap items-center gap-1.5">
                     <BankAccountStatusBadge status={a.status} />
                     {a.isDefault && <Badge tone="blue">Default</Badge>}
-                    <span className="text-xs text-slate-500">
+                    <span className="text-xs text-slate-600">
                       {a.verifiedAt ? `Verified ${formatDate(a.verifiedAt)}` : `Added ${formatDate(a.createdAt)}`}
                     </span>
                   </div>

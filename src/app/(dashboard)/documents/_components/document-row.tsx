@@ -27,10 +27,10 @@ export function DocumentRow({
             <span className="break-words font-medium text-slate-900">{doc.name}</span>
             {badges}
           </div>
-          <p className="truncate text-xs text-slate-600" title={doc.fileName}>
+          <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">
             {doc.fileName}
           </p>
-          <p className="text-xs text-slate-500">
+          <p className="text-xs text-slate-600">
             {pdf ? `PDF · ${pagesLabel(doc.pageCount)}` : doc.contentType === "image/png" ? "PNG image" : "JPEG image"} ·{" "}
             {formatBytes(doc.size)} · Uploaded {formatDateTime(doc.createdAt)}
           </p>

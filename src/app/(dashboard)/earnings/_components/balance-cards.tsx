@@ -82,7 +82,7 @@ export function BalanceCards({
               </span>
             )}
           </p>
-          <p className="text-xs text-slate-500">Previous 30 days: {money(previous30DaysNet)}</p>
+          <p className="text-xs text-slate-600">Previous 30 days: {money(previous30DaysNet)}</p>
         </div>
       </Card>
     </div>
@@ -108,7 +108,7 @@ function Stat({
       <p className="mt-1 break-words text-2xl font-semibold tabular-nums text-slate-900" data-testid={testId}>
         {value}
       </p>
-      <p className="mt-1 text-xs text-slate-500">{children}</p>
+      <p className="mt-1 text-xs text-slate-600">{children}</p>
     </Card>
   );
 }

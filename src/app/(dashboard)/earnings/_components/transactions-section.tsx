@@ -144,25 +144,22 @@ export function TransactionsSection() {
               header: "Transaction",
               cell: (t) => (
                 <span className="block min-w-0">
-                  <span className="flex flex-wrap items-center gap-2">
-                    <Badge tone={TONE[t.type as TransactionType] ?? "slate"}>
-                      {TRANSACTION_LABEL[t.type as TransactionType] ?? t.type}
-                    </Badge>
-                    <span className="text-xs text-slate-500 sm:hidden">{formatDateTime(t.createdAt)}</span>
-                  </span>
-                  <span className="mt-1 block break-words text-slate-900">{t.description}</span>
-                  <span className="block break-all font-mono text-xs text-slate-500">{t.reference}</span>
+                  <Badge tone={TONE[t.type as TransactionType] ?? "slate"}>
+                    {TRANSACTION_LABEL[t.type as TransactionType] ?? t.type}
+                  </Badge>
+                  <span className="mt-1 block text-slate-900 [overflow-wrap:anywhere]">{t.description}</span>
+                  <span className="block font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere]">{t.reference}</span>
                 </span>
               ),
             },
             {
               header: "Date",
-              className: "hidden whitespace-nowrap text-slate-600 sm:table-cell",
+              className: "text-slate-600 md:whitespace-nowrap",
               cell: (t) => formatDateTime(t.createdAt),
             },
             {
               header: "Amount",
-              className: "whitespace-nowrap text-right tabular-nums",
+              numeric: true,
               cell: (t) => (
                 <span className={cn("font-medium", t.amount.startsWith("-") ? "text-slate-900" : "text-emerald-700")}>
                   {t.amount.startsWith("-") ? "" : "+"}

@@ -40,16 +40,11 @@ export function WithdrawalsSection({
           {
             header: "Amount",
             className: "whitespace-nowrap tabular-nums",
-            cell: (w) => (
-              <span className="block">
-                <span className="block font-medium text-slate-900">{displayMoney(w.amount, w.currency)}</span>
-                <span className="block text-xs text-slate-500 sm:hidden">{accountLabel(w.bankAccountId)}</span>
-              </span>
-            ),
+            cell: (w) => <span className="font-medium text-slate-900">{displayMoney(w.amount, w.currency)}</span>,
           },
           {
             header: "Bank account",
-            className: "hidden text-slate-600 sm:table-cell",
+            className: "text-slate-600",
             cell: (w) => accountLabel(w.bankAccountId),
           },
           {
@@ -58,12 +53,12 @@ export function WithdrawalsSection({
           },
           {
             header: "Requested",
-            className: "hidden whitespace-nowrap text-slate-600 md:table-cell",
+            className: "text-slate-600 md:whitespace-nowrap",
             cell: (w) => formatDateTime(w.createdAt),
           },
           {
             header: "Completed",
-            className: "hidden whitespace-nowrap text-slate-600 lg:table-cell",
+            className: "text-slate-600 md:whitespace-nowrap",
             cell: (w) => formatDateTime(w.completedAt),
           },
         ]}

@@ -18,10 +18,10 @@ export function KybDocuments({ documents, title }: { documents: KybDocument[]; t
               <FilePreview url={d.url} contentType={d.contentType} name={KYB_DOCUMENT_LABEL[d.kind]} />
               <div className="min-w-0 space-y-1">
                 <p className="font-medium text-slate-900">{KYB_DOCUMENT_LABEL[d.kind]}</p>
-                <p className="truncate text-xs text-slate-600" title={d.fileName}>
+                <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">
                   {d.fileName}
                 </p>
-                <p className="text-xs text-slate-500">
+                <p className="text-xs text-slate-600">
                   {formatBytes(d.size)} · Uploaded {formatDateTime(d.createdAt)}
                 </p>
               </div>

@@ -131,7 +131,7 @@ export function PolicyDetail({ id }: { id: string }) {
             <Items title="Benefits" items={p.benefits} />
             <Items title="Exclusions" items={p.exclusions} />
           </div>
-          <p className="text-xs text-slate-500">
+          <p className="text-xs text-slate-600">
             Created {formatDateTime(p.createdAt)} · Updated {formatDateTime(p.updatedAt)} · ID{" "}
             <code className="font-mono">{p.id}</code>
           </p>
@@ -167,7 +167,7 @@ function Items({ title, items }: { title: string; items: string[] }) {
     <div>
       <h2 className="text-sm font-medium text-slate-700">{title}</h2>
       {items.length === 0 ? (
-        <p className="mt-1 text-sm text-slate-500">None listed</p>
+        <p className="mt-1 text-sm text-slate-600">None listed</p>
       ) : (
         <ul className="mt-1 list-disc space-y-1 pl-5 text-sm text-slate-600" aria-label={title}>
           {items.map((item, i) => (

@@ -46,7 +46,7 @@ export function ListEditor({
               <button
                 type="button"
                 onClick={() => onChange(value.filter((_, j) => j !== i))}
-                className="rounded p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800"
+                className="rounded p-1 text-slate-600 hover:bg-slate-200 hover:text-slate-800"
                 aria-label={`Remove ${item}`}
               >
                 <X className="h-3.5 w-3.5" />

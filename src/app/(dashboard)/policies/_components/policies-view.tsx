@@ -103,7 +103,7 @@ export function PoliciesView() {
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-medium sm:px-6">
                     Name
@@ -129,12 +129,12 @@ export function PoliciesView() {
                       >
                         {p.name}
                       </Link>
-                      <span className="block text-xs text-slate-500 sm:hidden">{TYPE_LABELS[p.type]}</span>
+                      <span className="block text-xs text-slate-600 sm:hidden">{TYPE_LABELS[p.type]}</span>
                     </td>
                     <td className="hidden px-4 py-3 text-slate-700 sm:table-cell">{TYPE_LABELS[p.type]}</td>
                     <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">
                       {displayMoney(p.price, p.currency)}
-                      <span className="block text-xs text-slate-500">{DURATION_LABELS[p.duration].toLowerCase()}</span>
+                      <span className="block text-xs text-slate-600">{DURATION_LABELS[p.duration].toLowerCase()}</span>
                     </td>
                     <td className="px-4 py-3 sm:px-6">
                       <Badge tone={p.isActive ? "green" : "slate"}>{p.isActive ? "Active" : "Inactive"}</Badge>

@@ -124,10 +124,10 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
               >
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">
-                    {m.name} {m.userId === currentUserId && <span className="text-xs font-normal text-slate-500">(you)</span>}
+                    {m.name} {m.userId === currentUserId && <span className="text-xs font-normal text-slate-600">(you)</span>}
                   </p>
-                  <p className="truncate text-sm text-slate-600">{m.email}</p>
-                  <p className="text-xs text-slate-500">Joined {formatDate(m.joinedAt)}</p>
+                  <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{m.email}</p>
+                  <p className="text-xs text-slate-600">Joined {formatDate(m.joinedAt)}</p>
                 </div>
                 <div className="flex items-center gap-2">
                   {m.role === "OWNER" || !can.admin ? (
@@ -179,8 +179,8 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
                 className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between sm:px-6"
               >
                 <div className="min-w-0">
-                  <p className="truncate font-medium text-slate-900">{i.email}</p>
-                  <p className="text-xs text-slate-500">
+                  <p className="font-medium text-slate-900 [overflow-wrap:anywhere]">{i.email}</p>
+                  <p className="text-xs text-slate-600">
                     {i.role === "ADMIN" ? "Admin" : "Member"} · invited by {i.invitedBy.name} · expires {formatDate(i.expiresAt)}
                   </p>
                 </div>

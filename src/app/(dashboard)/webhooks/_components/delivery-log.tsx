@@ -15,6 +15,10 @@ import type { Webhook, WebhookDelivery } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 
+/** Request and response text: wrapped (long signatures and URLs included), scrolled only downwards, reachable by keyboard. */
+const PRE =
+  "mt-1 max-h-40 overflow-y-auto overflow-x-hidden whitespace-pre-wrap rounded bg-slate-100 p-2 text-xs text-slate-900 [overflow-wrap:anywhere] focus-visible:outline-2 focus-visible:outline-brand-600";
+
 type EventFilter = "all" | (typeof EVENT_TYPES)[number] | "ping";
 
 export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
@@ -23,6 +27,7 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
   const [event, setEvent] = useState<EventFilter>("all");
   const [status, setStatus] = useState<"all" | "succeeded" | "failed">("all");
   const [open, setOpen] = useState<string | null>(null);
+  const urlOf = new Map(webhooks.map((w) => [w.id, w.url]));
   const deliveries = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(
       {
@@ -66,14 +71,22 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
         query={deliveries}
         rowKey={(d) => d.id}
         empty={{ title: "No deliveries yet", description: "Attempts appear here, one row each. Send a test event to see one." }}
+        testId="delivery-row"
         columns={[
           {
             header: "Event",
             cell: (d) => (
               <button type="button" onClick={() => setOpen(d.id)} className="text-left hover:underline">
-                <span className="block font-mono text-xs font-medium text-slate-900">{d.event}</span>
-                <span className="block text-xs text-slate-500">attempt {d.attempt}</span>
+                <span className="block font-mono text-xs font-medium text-slate-900 [overflow-wrap:anywhere]">{d.event}</span>
+                <span className="block text-xs text-slate-600">attempt {d.attempt}</span>
               </button>
+            ),
+          },
+          {
+            header: "Endpoint",
+            wide: true,
+            cell: (d) => (
+              <span className="font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{urlOf.get(d.webhookId) ?? "—"}</span>
             ),
           },
           {
@@ -81,20 +94,30 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
             cell: (d) => (
               <span className="flex flex-col items-start gap-1">
                 <Badge tone={d.status === "succeeded" ? "green" : "red"}>{d.status}</Badge>
-                <span className="text-xs text-slate-500">{d.responseStatus ? `HTTP ${d.responseStatus}` : (d.error ?? "")}</span>
+                <span className="text-xs text-slate-600 [overflow-wrap:anywhere]">
+                  {d.responseStatus ? `HTTP ${d.responseStatus}` : (d.error ?? "")}
+                  {d.durationMs !== null ? ` · ${d.durationMs} ms` : ""}
+                </span>
               </span>
             ),
           },
           {
             header: "Time",
-            className: "hidden sm:table-cell whitespace-nowrap text-slate-600",
-            cell: (d) => formatDateTime(d.createdAt),
+            className: "text-slate-600 md:whitespace-nowrap",
+            cell: (d) => (
+              <>
+                <span className="md:block">{formatDateTime(d.createdAt)}</span>
+                {d.nextRetryAt && (
+                  <span className="block text-xs text-slate-600">next try {formatDateTime(d.nextRetryAt)}</span>
+                )}
+              </>
+            ),
           },
           {
-            header: "",
+            header: "Actions",
             className: "text-right",
             cell: (d) => (
-              <Button variant="ghost" size="sm" onClick={() => setOpen(d.id)}>
+              <Button variant="secondary" size="sm" onClick={() => setOpen(d.id)}>
                 Details
               </Button>
             ),
@@ -129,7 +152,13 @@ function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose
       open={id !== null}
       onOpenChange={(o) => !o && onClose()}
       title="Delivery"
-      description={d ? `${d.event} → ${d.url}` : undefined}
+      description={
+        d ? (
+          <span className="[overflow-wrap:anywhere]">
+            {d.event} → {d.url}
+          </span>
+        ) : undefined
+      }
     >
       {detail.isPending ? (
         <Skeleton className="h-40 w-full" />
@@ -138,13 +167,13 @@ function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose
       ) : d ? (
         <div className="space-y-4 text-sm">
           <div>
-            <h3 className="text-xs font-medium uppercase text-slate-500">Attempts</h3>
+            <h3 className="text-xs font-medium uppercase text-slate-600">Attempts</h3>
             <ol className="mt-2 space-y-1" aria-label="Attempts">
               {d.attempts.map((a) => (
                 <li key={a.id} className="flex flex-wrap items-center gap-2">
-                  <span className="w-20 text-xs text-slate-500">#{a.attempt}</span>
+                  <span className="w-8 text-xs text-slate-600">#{a.attempt}</span>
                   <Badge tone={a.status === "succeeded" ? "green" : "red"}>{a.status}</Badge>
-                  <span className="text-xs text-slate-600">
+                  <span className="min-w-0 text-xs text-slate-600 [overflow-wrap:anywhere]">
                     {a.responseStatus ? `HTTP ${a.responseStatus}` : a.error} · {formatDateTime(a.createdAt)}
                     {a.nextRetryAt ? ` · next try ${formatDateTime(a.nextRetryAt)}` : ""}
                   </span>
@@ -153,24 +182,28 @@ function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose
             </ol>
           </div>
           <div>
-            <h3 className="text-xs font-medium uppercase text-slate-500">Request headers</h3>
-            <pre className="mt-1 max-h-40 overflow-auto rounded bg-slate-100 p-2 text-xs">
+            <h3 className="text-xs font-medium uppercase text-slate-600" id="delivery-request-headers">
+              Request headers
+            </h3>
+            <pre className={PRE} tabIndex={0} aria-labelledby="delivery-request-headers">
               {Object.entries(d.requestHeaders)
                 .map(([k, v]) => `${k}: ${v}`)
                 .join("\n")}
             </pre>
           </div>
           <div>
-            <h3 className="text-xs font-medium uppercase text-slate-500">Request body</h3>
-            <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 text-xs">
+            <h3 className="text-xs font-medium uppercase text-slate-600" id="delivery-request-body">
+              Request body
+            </h3>
+            <pre className={PRE} tabIndex={0} aria-labelledby="delivery-request-body">
               {d.requestBody}
             </pre>
           </div>
           <div>
-            <h3 className="text-xs font-medium uppercase text-slate-500">
+            <h3 className="text-xs font-medium uppercase text-slate-600" id="delivery-response">
               Response {d.responseStatus ? `(HTTP ${d.responseStatus}, ${d.durationMs} ms)` : ""}
             </h3>
-            <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 text-xs">
+            <pre className={PRE} tabIndex={0} aria-labelledby="delivery-response">
               {d.responseExcerpt || d.error || "—"}
             </pre>
           </div>

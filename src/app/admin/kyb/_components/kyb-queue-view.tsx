@@ -69,40 +69,33 @@ export function KybQueueView({ initialFilter }: { initialFilter: QueueFilter }) 
               cell: (r) => (
                 <Link
                   href={`/admin/kyb/${encodeURIComponent(r.organizationId)}`}
-                  className="group block min-w-0 font-medium text-slate-900 hover:text-brand-700"
+                  className="font-medium text-slate-900 [overflow-wrap:anywhere] hover:text-brand-700 hover:underline"
                 >
-                  <span className="group-hover:underline">{r.organizationName}</span>
-                  {/* On a phone the other columns fold in here. */}
-                  <span className="block truncate text-xs font-normal text-slate-500 sm:hidden">
-                    {r.organizationEmail ?? "No email"}
-                  </span>
-                  <span className="mt-1 flex flex-wrap items-center gap-2 text-xs font-normal text-slate-500 sm:hidden">
-                    <KybStatusBadge status={r.status} /> {formatDateTime(r.submittedAt)}
-                  </span>
+                  {r.organizationName}
                 </Link>
               ),
             },
             {
               header: "Email",
-              className: "hidden sm:table-cell",
-              cell: (r) => <span className="break-all text-slate-600">{r.organizationEmail ?? "—"}</span>,
+              wide: true,
+              cell: (r) => <span className="text-slate-600 [overflow-wrap:anywhere]">{r.organizationEmail ?? "—"}</span>,
             },
             {
               header: "Submitted",
-              className: "hidden whitespace-nowrap sm:table-cell",
+              className: "md:whitespace-nowrap",
               cell: (r) => <span className="text-slate-600">{formatDateTime(r.submittedAt)}</span>,
             },
-            { header: "Status", className: "hidden sm:table-cell", cell: (r) => <KybStatusBadge status={r.status} /> },
+            { header: "Status", cell: (r) => <KybStatusBadge status={r.status} /> },
             {
               header: "Review",
-              className: "w-10 text-right",
+              className: "w-24 text-right",
               cell: (r) => (
                 <Link
                   href={`/admin/kyb/${encodeURIComponent(r.organizationId)}`}
                   aria-label={`Review ${r.organizationName}`}
-                  className="inline-flex rounded p-1 text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+                  className="inline-flex items-center gap-0.5 rounded text-sm font-medium text-brand-700 hover:underline"
                 >
-                  <ChevronRight className="h-4 w-4" aria-hidden />
+                  Review <ChevronRight className="h-4 w-4" aria-hidden />
                 </Link>
               ),
             },

@@ -96,17 +96,16 @@ export function PayoutsView({ initialFilter }: { initialFilter: PayoutFilter }) 
               header: "Organization",
               cell: (p) => (
                 <span className="block min-w-0">
-                  <span className="block font-medium text-slate-900">{p.organizationName}</span>
-                  <span className="block text-xs text-slate-500">
+                  <span className="block font-medium text-slate-900 [overflow-wrap:anywhere]">{p.organizationName}</span>
+                  <span className="block text-xs font-normal text-slate-600 [overflow-wrap:anywhere]">
                     {p.bankName} ••••{p.accountNumberLast4}
                   </span>
-                  <span className="block text-xs text-slate-500 md:hidden">{formatDateTime(p.createdAt)}</span>
                 </span>
               ),
             },
             {
               header: "Amount",
-              className: "whitespace-nowrap text-right tabular-nums",
+              numeric: true,
               cell: (p) => displayMoney(p.amount, p.currency),
             },
             {
@@ -114,29 +113,19 @@ export function PayoutsView({ initialFilter }: { initialFilter: PayoutFilter }) 
               cell: (p) => (
                 <span className="flex flex-col items-start gap-2">
                   <WithdrawalStatusBadge status={p.status} failureReason={p.failureReason} />
-                  {/* On a phone the action column folds in here. */}
-                  {p.status === "failed" && (
-                    <span className="sm:hidden">
-                      <RetryButton onClick={() => setRetrying(p)} />
-                    </span>
-                  )}
+                  {p.status === "failed" && <RetryButton onClick={() => setRetrying(p)} />}
                 </span>
               ),
             },
             {
               header: "Requested",
-              className: "hidden whitespace-nowrap text-slate-600 md:table-cell",
+              className: "text-slate-600 md:whitespace-nowrap",
               cell: (p) => formatDateTime(p.createdAt),
             },
             {
               header: "Completed",
-              className: "hidden whitespace-nowrap text-slate-600 lg:table-cell",
+              className: "text-slate-600 md:whitespace-nowrap",
               cell: (p) => formatDateTime(p.completedAt),
-            },
-            {
-              header: "Action",
-              className: "hidden text-right sm:table-cell",
-              cell: (p) => (p.status === "failed" ? <RetryButton onClick={() => setRetrying(p)} /> : null),
             },
           ]}
         />

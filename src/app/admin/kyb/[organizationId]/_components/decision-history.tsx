@@ -22,7 +22,7 @@ export function DecisionHistory({ decisions }: { decisions: KybDecisionView[] })
                   <p className="text-sm text-slate-900">
                     <span className="font-medium">{approved ? "Approved" : "Rejected"}</span> by {d.reviewer.name}
                   </p>
-                  <p className="text-xs text-slate-500">
+                  <p className="text-xs text-slate-600">
                     <span className="break-all">{d.reviewer.email}</span> · {formatDateTime(d.createdAt)}
                   </p>
                   {d.reason && (

@@ -16,7 +16,7 @@ export function InlineDocument({ document: d }: { document: KybDocument }) {
       <div className="flex flex-col gap-2 border-b border-slate-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between sm:px-6">
         <div className="min-w-0">
           <h2 className="text-base font-semibold text-slate-900">{label}</h2>
-          <p className="truncate text-xs text-slate-500" title={d.fileName}>
+          <p className="text-xs text-slate-600 [overflow-wrap:anywhere]">
             {d.fileName} · {formatBytes(d.size)} · {formatDateTime(d.createdAt)}
           </p>
         </div>

@@ -123,7 +123,7 @@ export function KybReviewView({ organizationId }: { organizationId: string }) {
             </div>
           )}
           {!pending && (
-            <p className="mt-4 text-xs text-slate-500">
+            <p className="mt-4 text-xs text-slate-600">
               {kyb.status === "approved"
                 ? "Approved: nothing left to decide."
                 : "Rejected: the business must resubmit before another decision."}
@@ -160,7 +160,7 @@ export function KybReviewView({ organizationId }: { organizationId: string }) {
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
       <dd className="mt-0.5 break-words text-slate-900">{children}</dd>
     </div>
   );

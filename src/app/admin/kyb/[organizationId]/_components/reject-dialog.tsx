@@ -92,7 +92,7 @@ function RejectForm({
           onChange={(e) => setReason(e.target.value)}
         />
       </Field>
-      <p className="text-right text-xs text-slate-500">
+      <p className="text-right text-xs text-slate-600">
         {reason.length} / {MAX}
       </p>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
