@@ -441,7 +441,7 @@ function toActivity(row: { id: string; type: string; createdAt: Date; data: unkn
         summary: `${str(data.email) ?? "A customer"} paid ${priced(amount, currency)} for ${policyName(str(data.policyId))}`,
         amount,
         currency,
-        href: "/payments",
+        href: str(data.reference) ? `/payments/${encodeURIComponent(str(data.reference)!)}` : "/payments",
       };
     }
     case "claim.submitted": {

@@ -82,8 +82,8 @@ describe("mail after a payment", () => {
       expect(mail!.headers.subject).toEqual(["Payment received: NGN 150.00 for Office contents"]);
       expect(mail!.text).toContain(customer);
       expect(mail!.text).toContain(payment.reference);
-      expect(mail!.text).toContain(`${env.APP_URL}/payments`);
-      expect(mail!.html).toContain(`href="${env.APP_URL}/payments"`);
+      expect(mail!.text).toContain(`${env.APP_URL}/payments/${payment.reference}`);
+      expect(mail!.html).toContain(`href="${env.APP_URL}/payments/${payment.reference}"`);
     }
     expect(await mailsTo(member.email)).toEqual([]);
 

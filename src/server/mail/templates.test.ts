@@ -18,7 +18,7 @@ describe("mail templates", () => {
     expect(mail.html).toContain("&#60;img src=x onerror=&#34;alert(1)&#34;&#62;");
     expect(mail.html).toContain("A&#38;B &#60;Ltd&#62;");
     expect(mail.text).toContain(`Policy: <img src=x onerror="alert(1)">`);
-    expect(mail.text).toContain(`View payments: ${env.APP_URL}/payments`);
+    expect(mail.text).toContain(`View the payment: ${env.APP_URL}/payments/cdp_ref`);
   });
 
   it("leave the button out when a mail has no action, and keep it for those that do", () => {

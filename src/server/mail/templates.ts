@@ -27,7 +27,7 @@ export function paymentReceived(d: {
   email: string;
   reference: string;
 }): RenderedMail {
-  const link = `${env.APP_URL}/payments`;
+  const link = `${env.APP_URL}/payments/${encodeURIComponent(d.reference)}`;
   const paid = money(d.amount, d.currency);
   return {
     subject: `Payment received: ${paid} for ${d.policy}`,
@@ -41,7 +41,7 @@ export function paymentReceived(d: {
         { label: "Amount", value: paid },
         { label: "Reference", value: d.reference },
       ],
-      action: { label: "View payments", url: link },
+      action: { label: "View the payment", url: link },
       footer: notificationFooter(d.business),
     }),
   };

@@ -150,7 +150,7 @@ export function CheckoutForm({
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <FormError message={error} />
-      <Field id="card-name" label="Your name (optional)" hint="Shown on your cover and receipts." error={errors.name?.message}>
+      <Field id="card-name" label="Your name (optional)" hint="So the business knows who is covered." error={errors.name?.message}>
         <Input id="card-name" autoComplete="cc-name" aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>
       <Field
