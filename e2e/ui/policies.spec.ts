@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { buyPolicy, createPolicyFor, tenantWithClients } from "../api/_helpers";
 import { BASE_URL, createKey, problem, restClient, tenant, unique, type Account } from "../support/api";
-import { checkPage, FIRST_LOAD, SCREENS_DIR, signedInPage } from "../support/screens";
+import { checkPage, clippedElements, FIRST_LOAD, SCREENS_DIR, signedInPage } from "../support/screens";
 
 /** The browser context's own session, usable with the tRPC helpers (page.request shares its cookies). */
 const browserAccount = (page: Page): Account => ({ session: page.request, email: "", password: "", userId: "" });
@@ -228,6 +228,9 @@ test("the policy pages work at phone width: nothing overflows horizontally", asy
   await expect(row).toContainText("Health");
   await expect(row).toContainText("Active");
   await noOverflow("list");
+  // A stacked row per policy: the long name wraps, every field is labelled, nothing is cut off or scrolls sideways.
+  for (const label of ["Type", "Price", "Status"]) await expect(row.locator("dt", { hasText: label })).toBeVisible();
+  expect(await clippedElements(page.getByRole("list", { name: "Policies" }))).toEqual([]);
   await page.screenshot({ path: path.join(SCREENS_DIR, "policies-long-list-390.png"), fullPage: true });
 });
 

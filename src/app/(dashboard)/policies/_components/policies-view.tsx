@@ -8,12 +8,15 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
+import { cn } from "@/lib/cn";
 import { displayMoney } from "@/lib/money";
 import { POLICY_TYPES } from "@/server/policies/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "./labels";
 
 type Status = "all" | "true" | "false";
+/** The list's columns from md: name, type, price, status (the header row and every row share them). */
+const COLUMNS = "md:grid-cols-[minmax(0,1fr)_9rem_10rem_6rem] md:items-start md:gap-x-4";
 type TypeFilter = "all" | (typeof POLICY_TYPES)[number];
 
 export function PoliciesView() {
@@ -101,49 +104,53 @@ export function PoliciesView() {
             />
           )
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-medium sm:px-6">
-                    Name
-                  </th>
-                  <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">
-                    Type
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right font-medium">
-                    Price
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-medium sm:px-6">
-                    Status
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200">
-                {rows.map((p) => (
-                  <tr key={p.id} className="hover:bg-slate-50" data-testid="policy-row">
-                    <td className="px-4 py-3 sm:px-6">
-                      <Link
-                        href={`/policies/${p.id}`}
-                        className="font-medium text-slate-900 hover:text-brand-700 hover:underline"
-                      >
-                        {p.name}
-                      </Link>
-                      <span className="block text-xs text-slate-600 sm:hidden">{TYPE_LABELS[p.type]}</span>
-                    </td>
-                    <td className="hidden px-4 py-3 text-slate-700 sm:table-cell">{TYPE_LABELS[p.type]}</td>
-                    <td className="whitespace-nowrap px-4 py-3 text-right tabular-nums">
-                      {displayMoney(p.price, p.currency)}
-                      <span className="block text-xs text-slate-600">{DURATION_LABELS[p.duration].toLowerCase()}</span>
-                    </td>
-                    <td className="px-4 py-3 sm:px-6">
-                      <Badge tone={p.isActive ? "green" : "slate"}>{p.isActive ? "Active" : "Inactive"}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <>
+            {/* One list at every width (a row per policy, so specs and screen readers meet each once): columns
+                under a visual header from md, a stacked card with every field labelled below it. */}
+            <div
+              aria-hidden
+              className={cn(
+                COLUMNS,
+                "hidden border-b border-slate-200 bg-slate-50 px-6 py-3 text-xs font-medium uppercase tracking-wide text-slate-600 md:grid",
+              )}
+            >
+              <span>Name</span>
+              <span>Type</span>
+              <span className="text-right">Price</span>
+              <span>Status</span>
+            </div>
+            <ul aria-label="Policies" className="divide-y divide-slate-200">
+              {rows.map((p) => (
+                <li key={p.id} data-testid="policy-row" className={cn(COLUMNS, "px-4 py-3 text-sm hover:bg-slate-50 sm:px-6 md:grid")}>
+                  <Link
+                    href={`/policies/${p.id}`}
+                    className="font-medium text-slate-900 [overflow-wrap:anywhere] hover:text-brand-700 hover:underline"
+                  >
+                    {p.name}
+                  </Link>
+                  <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 md:col-span-3 md:mt-0 md:grid-cols-subgrid md:gap-y-0">
+                    <div className="min-w-0">
+                      <dt className="text-xs text-slate-600 md:sr-only">Type</dt>
+                      <dd className="text-slate-700">{TYPE_LABELS[p.type]}</dd>
+                    </div>
+                    <div className="min-w-0 md:text-right">
+                      <dt className="text-xs text-slate-600 md:sr-only">Price</dt>
+                      <dd className="tabular-nums text-slate-900">
+                        {displayMoney(p.price, p.currency)}
+                        <span className="block text-xs text-slate-600">{DURATION_LABELS[p.duration].toLowerCase()}</span>
+                      </dd>
+                    </div>
+                    <div className="min-w-0">
+                      <dt className="text-xs text-slate-600 md:sr-only">Status</dt>
+                      <dd>
+                        <Badge tone={p.isActive ? "green" : "slate"}>{p.isActive ? "Active" : "Inactive"}</Badge>
+                      </dd>
+                    </div>
+                  </dl>
+                </li>
+              ))}
+            </ul>
+          </>
         )}
         {policies.hasNextPage && (
           <div className="border-t border-slate-200 p-4 text-center">
