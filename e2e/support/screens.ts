@@ -50,17 +50,32 @@ export async function checkPage(page: Page, name: string, ready: Locator, opts: 
     }));
     expect(scrollWidth, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(innerWidth);
     if (opts.axe !== false) expect(await axeViolations(page), `${name} at ${width} px: accessibility`).toEqual([]);
-    await page.screenshot({ path: path.join(SCREENS_DIR, `${name}-${width}.png`), fullPage: true });
+    // The picture starts at the top (sticky headers in place); toasts (already judged by axe) would hide the page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({
+      path: path.join(SCREENS_DIR, `${name}-${width}.png`),
+      fullPage: true,
+      style: "[data-sonner-toaster] { display: none !important; }",
+    });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** True when no element inside `scope` is cut off sideways (its content wider than its box, and clipped). */
+/**
+ * The elements inside `scope` that are cut off sideways: content wider than a
+ * box that clips or scrolls it, or sticking out of the scope. Text meant for
+ * screen readers only (1 px, clipped) is not counted.
+ */
 export async function clippedElements(scope: Locator): Promise<string[]> {
   return scope.evaluate((root) => {
     const out: string[] = [];
+    const srOnly = (el: HTMLElement) => {
+      const style = getComputedStyle(el);
+      return el.closest(".sr-only") !== null || (style.position === "absolute" && el.clientWidth <= 1);
+    };
     for (const el of Array.from(root.querySelectorAll<HTMLElement>("*"))) {
       if (!el.offsetParent && getComputedStyle(el).position !== "fixed") continue;
+      if (srOnly(el)) continue;
       const style = getComputedStyle(el);
       const clips = style.overflowX === "hidden" || style.overflowX === "clip" || style.textOverflow === "ellipsis";
       if (el.scrollWidth > el.clientWidth + 1 && (clips || style.overflowX === "auto" || style.overflowX === "scroll")) {
@@ -69,6 +84,7 @@ export async function clippedElements(scope: Locator): Promise<string[]> {
     }
     const box = root.getBoundingClientRect();
     for (const el of Array.from(root.querySelectorAll<HTMLElement>("td, th, li, dd, dt, span, a, p"))) {
+      if (srOnly(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)) {
         out.push(`${el.tagName.toLowerCase()} outside its list: ${(el.textContent ?? "").trim().slice(0, 40)}`);

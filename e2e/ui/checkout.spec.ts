@@ -4,8 +4,7 @@
 // filed over REST is reviewed and approved in the dashboard.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { BASE_URL, createKey, restClient, trpc, unique, type Account } from "../support/api";
-
-const SCREENS = "test-results/screens";
+import { checkPage } from "../support/screens";
 
 /** The browser context's own session, usable with the tRPC helpers (page.request shares its cookies). */
 const browserAccount = (page: Page): Account => ({ session: page.request, email: "", password: "", userId: "" });
@@ -35,11 +34,6 @@ const stat = (panel: Locator, label: string) =>
     .locator("dl > div")
     .filter({ has: panel.page().getByText(label, { exact: true }) })
     .locator("dd");
-
-async function expectNoHorizontalOverflow(page: Page, width: number, what: string) {
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${what}: scrollWidth`).toBeLessThanOrEqual(width);
-}
 
 test("pay a payment link (declined, then paid), see it in the dashboard, then approve a claim", async ({ page }) => {
   test.setTimeout(180_000);
@@ -81,20 +75,14 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await expect(checkout).toContainText("property insurance · yearly");
   await expect(page.getByTestId("checkout-amount")).toHaveText("₦4,500.00");
   await expect(checkout).toContainText(`Cover for ${customer}`);
-  await page.screenshot({ path: `${SCREENS}/money-checkout-1280.png`, fullPage: true });
-
-  // At phone width nothing overflows sideways.
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByRole("button", { name: "Pay now" })).toBeVisible();
-  await expectNoHorizontalOverflow(page, 390, "checkout");
-  await page.screenshot({ path: `${SCREENS}/money-checkout-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
+  // Both widths: accessible, nothing sideways, screenshots.
+  await checkPage(page, "checkout", page.getByRole("button", { name: "Pay now" }));
 
   // The declined card first.
   await payWithCard(page, "4000 0000 0000 0002");
   await expect(page.getByRole("heading", { name: "Payment declined" })).toBeVisible();
   await expect(checkout).toContainText("Your card was declined and you were not charged.");
-  await page.screenshot({ path: `${SCREENS}/money-checkout-declined.png`, fullPage: true });
+  await checkPage(page, "checkout-declined", page.getByRole("button", { name: "Try again with another card" }));
   await page.getByRole("button", { name: "Try again with another card" }).click();
   await expect(page).toHaveURL((url) => url.pathname.startsWith("/pay/") && !url.pathname.endsWith(firstReference));
   const secondReference = referenceOf(page.url());
@@ -105,7 +93,7 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await payWithCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
   await expect(checkout).toContainText(`You are covered. ${business} will send you the details.`);
-  await page.screenshot({ path: `${SCREENS}/money-checkout-paid.png`, fullPage: true });
+  await checkPage(page, "checkout-paid", page.getByRole("heading", { name: "Payment successful" }));
   // Reloading the link shows it paid, with no form.
   await page.reload();
   await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
@@ -199,7 +187,7 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await expect(history.nth(2)).toContainText("approved");
   await expect(history.nth(2)).toContainText("Amaka Eze");
   await expect(main.getByText("Status", { exact: true }).locator("..")).toContainText("approved");
-  await page.screenshot({ path: `${SCREENS}/money-claim-1280.png`, fullPage: true });
+
 
   // The API agrees, and the list shows it approved.
   expect(await (await api.get(`claims/${claim.id}`)).json()).toMatchObject({
@@ -210,17 +198,15 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   await main.getByRole("link", { name: "Claims" }).click();
   await expect(claimRow).toContainText("approved");
 
-  // The claim page at phone width.
+  // The claim page at both widths.
   await page.goto(`/claims/${claim.id}`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByRole("heading", { name: "Theft claim · ₦4,000.00", level: 1 })).toBeVisible();
-  await expectNoHorizontalOverflow(page, 390, "claim page");
-  await page.screenshot({ path: `${SCREENS}/money-claim-390.png`, fullPage: true });
+  await checkPage(page, "claim-approved", page.getByRole("heading", { name: "Theft claim · ₦4,000.00", level: 1 }));
   await api.dispose();
 });
 
 test("an unknown payment link shows 'Payment not found' without a form", async ({ page }) => {
   await page.goto("/pay/cdp_this_reference_does_not_exist");
   await expect(page.getByRole("heading", { name: "Payment not found" })).toBeVisible();
+  await checkPage(page, "checkout-not-found", page.getByRole("heading", { name: "Payment not found" }));
   await expect(page.getByRole("button", { name: "Pay now" })).toHaveCount(0);
 });

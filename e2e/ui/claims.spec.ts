@@ -140,7 +140,7 @@ test("file a claim for a customer, review and approve part of it, find it by cus
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chidi Okafor", { timeout: FIRST_LOAD });
   await expect(page.getByTestId("customer-total-paid")).toHaveText(naira("5000.00"));
   await expect(page.getByTestId("customer-active")).toHaveText("1 of 1");
-  const region = (name: string) => page.getByRole("region", { name });
+  const region = (name: string) => page.getByRole("region", { name, exact: true });
   await expect(region("Coverages").getByRole("table").getByTestId("customer-coverage")).toHaveCount(1);
   await expect(region("Coverages").getByRole("table")).toContainText(phone.name);
   await expect(region("Payments").getByRole("table").getByTestId("customer-payment")).toHaveCount(1);

@@ -60,7 +60,7 @@ export function SearchBox({
           value={text}
           placeholder={placeholder}
           onChange={(e) => setText(e.target.value)}
-          className="pl-9 pr-9"
+          className="pl-9 pr-9 [&::-webkit-search-cancel-button]:appearance-none"
         />
         {text && (
           <button

@@ -33,7 +33,8 @@ export function ResponsiveTable<T>({
   const [first, ...rest] = columns;
   return (
     <>
-      <div className="hidden overflow-x-auto md:block">
+      {/* Focusable so that a table wider than the screen can be scrolled from the keyboard. */}
+      <div role="region" aria-label={`${label} table`} tabIndex={0} className="hidden overflow-x-auto md:block">
         <table className="w-full text-left text-sm" aria-label={label}>
           <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
             <tr>
@@ -71,7 +72,7 @@ export function ResponsiveTable<T>({
             <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
               {rest.map((c) => (
                 <div key={c.header} className={cn("min-w-0", c.wide && "col-span-2")}>
-                  <dt className="text-xs text-slate-600">{c.header}</dt>
+                  {c.header ? <dt className="text-xs text-slate-600">{c.header}</dt> : <dt className="sr-only">Actions</dt>}
                   <dd className="tabular-nums text-slate-900 [overflow-wrap:anywhere]">{c.cell(row)}</dd>
                 </div>
               ))}

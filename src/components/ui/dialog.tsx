@@ -8,7 +8,7 @@ import { Button } from "./button";
 
 const overlay = "fixed inset-0 z-40 bg-slate-900/40 backdrop-blur-[1px]";
 const panel =
-  "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl";
+  "fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto overflow-x-hidden rounded-lg bg-white p-6 shadow-xl [overflow-wrap:anywhere]";
 
 export function Dialog({
   open,

@@ -13,7 +13,9 @@ export function AdminAccount({ email, hasDashboard }: { email: string; hasDashbo
   };
   return (
     <div className="flex shrink-0 items-center gap-1 sm:gap-3">
-      <span className="hidden max-w-56 truncate text-sm text-slate-600 md:inline">{email}</span>
+      <span className="hidden max-w-56 truncate text-sm text-slate-600 md:inline" title={email}>
+        {email}
+      </span>
       {/* An operator without an organization has no dashboard to go back to. */}
       {hasDashboard && (
         <Link
