@@ -49,6 +49,15 @@ export async function checkPage(page: Page, name: string, ready: Locator, opts: 
       innerWidth: window.innerWidth,
     }));
     expect(scrollWidth, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+    // A toast fading in or out is judged at its final colours, not half transparent.
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll("[data-sonner-toast]"))
+          .filter((t) => t.getAttribute("data-visible") !== "false")
+          .every((t) => getComputedStyle(t).opacity === "1"),
+      undefined,
+      { timeout: 10_000 },
+    );
     if (opts.axe !== false) expect(await axeViolations(page), `${name} at ${width} px: accessibility`).toEqual([]);
     // The picture starts at the top (sticky headers in place); toasts (already judged by axe) would hide the page.
     await page.evaluate(() => window.scrollTo(0, 0));
