@@ -429,15 +429,23 @@ test.describe("POST /api/checkout/{reference} (the hosted checkout; no API key)"
         controller.enqueue(chunk);
       },
     });
+    // The server answers 413 and closes as soon as the count passes the limit; a client still
+    // writing may then see the connection close (EPIPE / ECONNRESET) instead of the answer —
+    // still a refusal before the whole body was read. When the answer arrives, it is the 413.
     const res = await fetch(`${BASE_URL}/api/checkout/${payment.reference}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: stream,
       duplex: "half",
-    } as RequestInit);
-    expect(res.status).toBe(413);
-    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toMatchObject({ code: "payload_too_large", requestId: expect.stringMatching(/^req_/) });
+    } as RequestInit).catch((err: { cause?: { code?: string } }) => {
+      if (err.cause?.code === "EPIPE" || err.cause?.code === "ECONNRESET") return null;
+      throw err;
+    });
+    if (res) {
+      expect(res.status).toBe(413);
+      expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await res.json()).toMatchObject({ code: "payload_too_large", requestId: expect.stringMatching(/^req_/) });
+    }
     expect((await verify(t.read, payment.reference)).status).toBe("pending");
   });
 
