@@ -44,7 +44,7 @@ test("file a claim for a customer, review and approve part of it, find it by cus
   const dialog = page.getByRole("dialog", { name: "File a claim" });
   await dialog.getByLabel("Customer email").fill("");
   await dialog.getByRole("button", { name: "File claim" }).click();
-  await expect(dialog.getByText("Enter the policy the claim is on")).toBeVisible();
+  await expect(dialog.getByText("Choose the policy the claim is on")).toBeVisible();
   await expect(dialog.getByText("Enter the customer's email")).toBeVisible();
   await expect(dialog.getByText("Enter an amount greater than 0, like 150 or 150.50")).toBeVisible();
   await expect(dialog.getByText("Enter what happened")).toBeVisible();

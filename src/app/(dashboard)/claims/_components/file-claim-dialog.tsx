@@ -20,7 +20,7 @@ import { CLAIM_TYPES } from "@/server/claims/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 const Values = z.object({
-  policyId: z.string().min(1, M.requiredWhat("the policy the claim is on")),
+  policyId: z.string().min(1, "Choose the policy the claim is on"),
   email: z.string().trim().min(1, M.requiredWhat("the customer's email")).pipe(z.email(M.email)),
   type: z.enum(CLAIM_TYPES),
   amount: z
