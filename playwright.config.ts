@@ -72,6 +72,9 @@ export default defineConfig({
       AUTH_RATE_LIMIT: "false",
       // Every REST answer is checked against its declared response schema (500 on a mismatch).
       VALIDATE_RESPONSES: "true",
+      // The embedded run keeps the quick start's default (live payments through the sandbox);
+      // on PostgreSQL that needs saying, as a demo deployment would.
+      PAYMENTS_PROVIDER: POSTGRES ? "sandbox" : "",
       // Receivers in the specs listen on 127.0.0.1; retries come after 1 s, not 5 s.
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       WEBHOOK_RETRY_SCHEDULE: "1,1,1",

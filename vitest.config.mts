@@ -21,6 +21,9 @@ export default defineConfig({
       LOG_LEVEL: "silent",
       AUTH_RATE_LIMIT: "false",
       VALIDATE_RESPONSES: "true",
+      // Live payments through the sandbox (as on the embedded database) even when DATABASE_URL is set;
+      // the tests of a deployment without a provider stub it away (payments/modes.test.ts).
+      PAYMENTS_PROVIDER: "sandbox",
       BETTER_AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
       ...(process.env.DATABASE_URL ? {} : { DATA_DIR: "memory://" }),
     },

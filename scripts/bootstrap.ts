@@ -1,4 +1,5 @@
 // npm run bootstrap -- --org "Acme Ltd" --email owner@acme.test [--name "Ada Obi"] [--password "…"]
+// prints {"organizationId","userId","apiKey":"cd_live_…","testApiKey":"cd_test_…"}
 // Creates (or finds) the user and their organization and prints one JSON line
 // {"organizationId","userId","apiKey"} with a new read+write API key.
 // Idempotent on email + organization name: a second run reuses both.
@@ -53,11 +54,11 @@ async function main() {
   const owned = await db.member.findFirst({ where: { userId: user.id, role: "OWNER", organization: { name: orgName } } });
   const organizationId = owned?.organizationId ?? (await createOrganization(user.id, { name: orgName, email })).id;
 
-  const key = await createApiKey(
-    { organizationId, userId: user.id, role: "OWNER" },
-    { name: `Bootstrap key ${new Date().toISOString().slice(0, 10)}`, permissions: ["read", "write"] },
-  );
-  process.stdout.write(`${JSON.stringify({ organizationId, userId: user.id, apiKey: key.key })}\n`);
+  const owner = { organizationId, userId: user.id, role: "OWNER" as const };
+  const day = new Date().toISOString().slice(0, 10);
+  const key = await createApiKey(owner, { name: `Bootstrap key ${day}`, permissions: ["read", "write"], mode: "live" });
+  const testKey = await createApiKey(owner, { name: `Bootstrap test key ${day}`, permissions: ["read", "write"], mode: "test" });
+  process.stdout.write(`${JSON.stringify({ organizationId, userId: user.id, apiKey: key.key, testApiKey: testKey.key })}\n`);
 }
 
 main()

@@ -5,17 +5,23 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { BASE_URL, restClient, signUp, createKey, tenant, trpc, trpcRaw, unique, type Account } from "../support/api";
+import { BASE_URL, restClient, signUp, createKey, keysOf, tenant, trpc, trpcRaw, unique, type Account } from "../support/api";
 
-export const KEY_PATTERN = /^cd_live_[0-9A-Za-z]{32}$/;
+export const KEY_PATTERN = /^cd_(live|test)_[0-9A-Za-z]{32}$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 export type Tenant = Awaited<ReturnType<typeof tenant>>;
 
-/** A tenant plus REST clients for its write and read keys. */
-export async function tenantWithClients(organizationName?: string) {
-  const t = await tenant(organizationName);
+/** A tenant plus REST clients for its write and read keys (live keys unless `mode` says test). */
+export async function tenantWithClients(organizationName?: string, mode: "live" | "test" = "live") {
+  const t = await tenant(organizationName, mode);
   return { ...t, write: await restClient(t.writeKey), read: await restClient(t.readKey) };
+}
+
+/** The same account seen through keys of the other mode: its test side (or live side). */
+export async function otherSide(t: Tenant, mode: "live" | "test") {
+  const side = await keysOf(t.account, mode);
+  return { ...side, write: await restClient(side.writeKey), read: await restClient(side.readKey) };
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -44,13 +50,14 @@ export async function ok<T = any>(res: APIResponse, status = 200): Promise<T> {
 
 /** Asserts an API key object's exact shape; `withSecret` when the response must carry `key`. */
 export function expectApiKeyShape(k: Record<string, unknown>, withSecret: boolean) {
-  const fields = ["id", "name", "permissions", "prefix", "status", "createdAt", "lastUsedAt", ...(withSecret ? ["key"] : [])];
+  const fields = ["id", "name", "mode", "permissions", "prefix", "status", "createdAt", "lastUsedAt", ...(withSecret ? ["key"] : [])];
   expect(Object.keys(k).sort()).toEqual(fields.sort());
   expect(typeof k.id).toBe("string");
   expect(k.createdAt).toMatch(ISO);
   expect(k.lastUsedAt === null || ISO.test(String(k.lastUsedAt))).toBe(true);
   expect(["active", "revoked"]).toContain(k.status);
-  expect(k.prefix).toMatch(/^cd_live_[0-9A-Za-z]{4}$/);
+  expect(["live", "test"]).toContain(k.mode);
+  expect(k.prefix).toMatch(new RegExp(`^cd_${String(k.mode)}_[0-9A-Za-z]{4}$`));
   if (withSecret) {
     expect(k.key).toMatch(KEY_PATTERN);
     expect(k.prefix).toBe(String(k.key).slice(0, 12));

@@ -40,7 +40,8 @@ export const factories: Record<string, Factory> = {
   },
   "/business/api-keys/{id}": async (t) => {
     const k = await ok(
-      await t.write.post("business/api-keys", { data: { name: "matrix", permissions: ["read", "write"] } }),
+      // A key of the tenant's own mode (a test key may only make test keys).
+      await t.write.post("business/api-keys", { data: { name: "matrix", permissions: ["read", "write"], mode: t.mode } }),
       201,
     );
     return { id: k.id, read: () => findIn(t, "/business/api-keys", k.id) };

@@ -461,87 +461,89 @@ function verdict(c: Case, a: Answer): string | null {
   return null;
 }
 
-test("fuzz: ≥ 5 000 hostile requests from the OpenAPI document → never 5xx, every error problem+json", async () => {
-  const deadline = Date.now() + BUDGET_S * 1000;
-  test.setTimeout((BUDGET_S + 60) * 1000);
-  const t = await tenantWithClients();
-  await ok(await t.write.put("business/settings", { data: { api: { rateLimit: 100_000 } } }));
-  const receiver = await startReceiver();
-  const api = await loadApi();
+// Both key modes: a test key acts as the organization's test twin, a path with its own failure modes.
+for (const mode of ["live", "test"] as const)
+  test(`fuzz (${mode} keys): ≥ 5 000 hostile requests from the OpenAPI document → never 5xx, every error problem+json`, async () => {
+    const deadline = Date.now() + BUDGET_S * 1000;
+    test.setTimeout((BUDGET_S + 60) * 1000);
+    const t = await tenantWithClients(undefined, mode);
+    await ok(await t.write.put("business/settings", { data: { api: { rateLimit: 100_000 } } }));
+    const receiver = await startReceiver();
+    const api = await loadApi();
 
-  // A real record of every kind a path parameter names, in the fuzz tenant (never its own key).
-  const make = recordsOf(t, receiver);
-  const kinds = [...new Set(api.operations.flatMap((op) => parameterKinds(op.path).map((k) => k.kind)))];
-  const ids = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, (await make(k)).id] as const)));
-  const hints = { policyId: ids["/business/policies/{id}"], webhookId: ids["/business/webhooks/{id}"] };
+    // A real record of every kind a path parameter names, in the fuzz tenant (never its own key).
+    const make = recordsOf(t, receiver);
+    const kinds = [...new Set(api.operations.flatMap((op) => parameterKinds(op.path).map((k) => k.kind)))];
+    const ids = Object.fromEntries(await Promise.all(kinds.map(async (k) => [k, (await make(k)).id] as const)));
+    const hints = { policyId: ids["/business/policies/{id}"], webhookId: ids["/business/webhooks/{id}"] };
 
-  const generated = generateCases(api.operations, api.doc, ids, hints);
-  const cases = generated.filter((_, i) => i % EVERY === 0);
-  console.log(`fuzz seed=${SEED}: ${generated.length} cases generated, running ${cases.length}`);
-  const statuses = new Map<number, number>();
-  const failures: { c: Case; why: string }[] = [];
-  let skipped = 0;
-  const run = async (c: Case) => {
-    if (Date.now() > deadline) {
-      skipped++;
-      return;
-    }
-    let why: string | null;
-    let status = 0;
-    try {
-      const a = await send(c, t.writeKey);
-      status = a.status;
-      why = verdict(c, a);
-    } catch (e) {
-      why = `no answer: ${(e as Error).message}`;
-    }
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    if (why) {
-      failures.push({ c, why });
-      if (failures.length <= 25)
-        console.log(`fuzz failure [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n  ${reproduce(c)}`);
-    }
-    // A settings write that went through may have lowered the rate limit: raise it again (dashboard session).
-    if (c.last && status < 300) await trpc(t.account, "settings.update", { api: { rateLimit: 100_000 } });
-  };
+    const generated = generateCases(api.operations, api.doc, ids, hints);
+    const cases = generated.filter((_, i) => i % EVERY === 0);
+    console.log(`fuzz seed=${SEED} (${mode} keys): ${generated.length} cases generated, running ${cases.length}`);
+    const statuses = new Map<number, number>();
+    const failures: { c: Case; why: string }[] = [];
+    let skipped = 0;
+    const run = async (c: Case) => {
+      if (Date.now() > deadline) {
+        skipped++;
+        return;
+      }
+      let why: string | null;
+      let status = 0;
+      try {
+        const a = await send(c, t.writeKey);
+        status = a.status;
+        why = verdict(c, a);
+      } catch (e) {
+        why = `no answer: ${(e as Error).message}`;
+      }
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (why) {
+        failures.push({ c, why });
+        if (failures.length <= 25)
+          console.log(`fuzz failure [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n  ${reproduce(c)}`);
+      }
+      // A settings write that went through may have lowered the rate limit: raise it again (dashboard session).
+      if (c.last && status < 300) await trpc(t.account, "settings.update", { api: { rateLimit: 100_000 } });
+    };
 
-  const started = Date.now();
-  await pool(
-    cases.filter((c) => !c.last),
-    CONCURRENCY,
-    run,
-  );
-  await pool(
-    cases.filter((c) => c.last),
-    1,
-    run,
-  );
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  await receiver.close();
+    const started = Date.now();
+    await pool(
+      cases.filter((c) => !c.last),
+      CONCURRENCY,
+      run,
+    );
+    await pool(
+      cases.filter((c) => c.last),
+      1,
+      run,
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    await receiver.close();
 
-  const summary = [...statuses.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([s, n]) => `${s}×${n}`)
-    .join(" ");
-  console.log(
-    `fuzz seed=${SEED}: ${cases.length - skipped} requests in ${seconds} s (${skipped} left over the ${BUDGET_S} s budget), concurrency ${CONCURRENCY}; statuses ${summary}; ${failures.length} failing`,
-  );
-  const byKind = new Map<string, number>();
-  for (const f of failures)
-    byKind.set(`${f.c.kind}: ${f.why.slice(0, 60)}`, (byKind.get(`${f.c.kind}: ${f.why.slice(0, 60)}`) ?? 0) + 1);
-  const report = [
-    ...[...byKind.entries()].slice(0, 40).map(([k, n]) => `  ${n}× ${k}`),
-    "first failing cases:",
-    ...failures
-      .slice(0, 25)
-      .map(({ c, why }) => `  [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n    ${reproduce(c)}`),
-  ].join("\n");
+    const summary = [...statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ");
+    console.log(
+      `fuzz seed=${SEED}: ${cases.length - skipped} requests in ${seconds} s (${skipped} left over the ${BUDGET_S} s budget), concurrency ${CONCURRENCY}; statuses ${summary}; ${failures.length} failing`,
+    );
+    const byKind = new Map<string, number>();
+    for (const f of failures)
+      byKind.set(`${f.c.kind}: ${f.why.slice(0, 60)}`, (byKind.get(`${f.c.kind}: ${f.why.slice(0, 60)}`) ?? 0) + 1);
+    const report = [
+      ...[...byKind.entries()].slice(0, 40).map(([k, n]) => `  ${n}× ${k}`),
+      "first failing cases:",
+      ...failures
+        .slice(0, 25)
+        .map(({ c, why }) => `  [${c.kind}] ${c.method} ${c.path.slice(0, 160)} → ${why}\n    ${reproduce(c)}`),
+    ].join("\n");
 
-  expect(generated.length).toBeGreaterThanOrEqual(MIN_CASES);
-  // The app is healthy afterwards and still serves the tenant.
-  const health = await fetch(`${BASE_URL}/api/health`);
-  expect(health.status).toBe(200);
-  await ok(await t.write.get("business/settings"));
-  expect(failures.length, `fuzz seed=${SEED} failures by class:\n${report}`).toBe(0);
-  expect(skipped, `requests left undone after the ${BUDGET_S} s budget`).toBe(0);
-});
+    expect(generated.length).toBeGreaterThanOrEqual(MIN_CASES);
+    // The app is healthy afterwards and still serves the tenant.
+    const health = await fetch(`${BASE_URL}/api/health`);
+    expect(health.status).toBe(200);
+    await ok(await t.write.get("business/settings"));
+    expect(failures.length, `fuzz seed=${SEED} failures by class:\n${report}`).toBe(0);
+    expect(skipped, `requests left undone after the ${BUDGET_S} s budget`).toBe(0);
+  });

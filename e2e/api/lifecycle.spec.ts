@@ -144,7 +144,10 @@ test("a second process is refused the data directory; SIGTERM drains, releases t
       timeout: 60_000,
     });
     expect(third.status, third.stderr).toBe(0);
-    expect(JSON.parse(third.stdout.trim())).toMatchObject({ apiKey: expect.stringMatching(/^cd_live_/) });
+    expect(JSON.parse(third.stdout.trim())).toMatchObject({
+      apiKey: expect.stringMatching(/^cd_live_/),
+      testApiKey: expect.stringMatching(/^cd_test_/),
+    });
   } finally {
     if (server.child.exitCode === null) server.child.kill("SIGKILL");
   }

@@ -27,10 +27,12 @@ import {
   type ApiDocument,
   type Operation,
 } from "../support/openapi";
-import { ok, startReceiver, tenantWithClients } from "./_helpers";
+import { ok, otherSide, startReceiver, tenantWithClients } from "./_helpers";
 import { factories, recordsOf } from "./_records";
 
 const unknownId = () => `zz${unique()}${unique()}`;
+/** Every generated check runs with live keys and again with test keys (the organization's test twin). */
+const MODES = ["live", "test"] as const;
 const describeAnswer = (a: Answer) => `${a.status} ${a.text.slice(0, 300)}`;
 
 /** The operation's body, if any (JSON, or a form with a real PDF in each file field): every field the schema declares. */
@@ -122,14 +124,18 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
     expect(missing, missing.join("\n")).toEqual([]);
   });
 
-  test("no key → 401 missing_api_key; a revoked key → 401 revoked_api_key", async () => {
+  test("no key → 401 missing_api_key; a revoked key (live or test) → 401 revoked_api_key", async () => {
     const api = await loadApi();
     const a = await tenantWithClients();
-    const revoked = await ok(
-      await a.write.post("business/api-keys", { data: { name: "gone", permissions: ["read", "write"] } }),
-      201,
-    );
-    await ok(await a.write.delete(`business/api-keys/${revoked.id}`));
+    const revokedKeys: string[] = [];
+    for (const mode of ["live", "test"]) {
+      const revoked = await ok(
+        await a.write.post("business/api-keys", { data: { name: "gone", permissions: ["read", "write"], mode } }),
+        201,
+      );
+      await ok(await a.write.delete(`business/api-keys/${revoked.id}`));
+      revokedKeys.push(revoked.key);
+    }
     const failures: string[] = [];
     for (const op of api.operations) {
       const path = fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p.name, unknownId()])));
@@ -138,92 +144,142 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
       const body = undefined;
       const none = mismatch(await apiSend(op, path, undefined, body), 401, "missing_api_key", op.method);
       if (none) failures.push(`${op.method} ${op.path} without a key: ${none}`);
-      const gone = mismatch(await apiSend(op, path, revoked.key, body), 401, "revoked_api_key", op.method);
-      if (gone) failures.push(`${op.method} ${op.path} with a revoked key: ${gone}`);
+      for (const revoked of revokedKeys) {
+        const gone = mismatch(await apiSend(op, path, revoked, body), 401, "revoked_api_key", op.method);
+        if (gone) failures.push(`${op.method} ${op.path} with a revoked ${revoked.slice(3, 7)} key: ${gone}`);
+      }
     }
     expectNoFailures(failures, api.operations.length);
   });
 
-  test("a read-only key on every write → 403 insufficient_permissions, nothing written", async () => {
-    const api = await loadApi();
-    const a = await tenantWithClients();
-    const receiver = await startReceiver();
-    const make = recordsOf(a, receiver);
-    const writes = api.operations.filter((op) => op.permission === "write");
-    // Every record the writes and reads name exists before the first look.
-    const kinds = new Set(api.operations.flatMap((op) => parameterKinds(op.path).map((k) => k.kind)));
-    for (const kind of kinds) await make(kind);
-    const before = await settledReads(api, make, a.writeKey);
-    const failures: string[] = [];
-    for (const op of writes) {
-      // The key's own real records and a valid body: without the check the write would happen.
-      const own = await Promise.all(
-        parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const),
-      );
-      const res = await apiSend(op, fillPath(op.path, Object.fromEntries(own)), a.readKey, bodyFor(api, op));
-      const m = mismatch(res, 403, "insufficient_permissions", op.method);
-      if (m) failures.push(`${op.method} ${op.path} with a read-only key: ${m}`);
-    }
-    const after = await everythingReadable(api, make, a.writeKey);
-    for (const [read, answer] of Object.entries(after)) {
-      if (JSON.stringify(answer) !== JSON.stringify(before[read])) {
-        failures.push(
-          `${read} changed after the read-only writes\n  before ${JSON.stringify(before[read]).slice(0, 600)}\n  after  ${JSON.stringify(answer).slice(0, 600)}`,
+  for (const mode of MODES) {
+    test(`a read-only ${mode} key on every write → 403 insufficient_permissions, nothing written`, async () => {
+      const api = await loadApi();
+      const a = await tenantWithClients(undefined, mode);
+      const receiver = await startReceiver();
+      const make = recordsOf(a, receiver);
+      const writes = api.operations.filter((op) => op.permission === "write");
+      // Every record the writes and reads name exists before the first look.
+      const kinds = new Set(api.operations.flatMap((op) => parameterKinds(op.path).map((k) => k.kind)));
+      for (const kind of kinds) await make(kind);
+      const before = await settledReads(api, make, a.writeKey);
+      const failures: string[] = [];
+      for (const op of writes) {
+        // The key's own real records and a valid body: without the check the write would happen.
+        const own = await Promise.all(
+          parameterKinds(op.path).map(async ({ name, kind }) => [name, (await make(kind)).id] as const),
         );
+        const res = await apiSend(op, fillPath(op.path, Object.fromEntries(own)), a.readKey, bodyFor(api, op));
+        const m = mismatch(res, 403, "insufficient_permissions", op.method);
+        if (m) failures.push(`${op.method} ${op.path} with a read-only key: ${m}`);
       }
-    }
-    await receiver.close();
-    expectNoFailures(failures, writes.length);
-  });
-
-  test("another organization's real record → 404, and the record is unchanged", async () => {
-    const api = await loadApi();
-    const receiver = await startReceiver();
-    const [a, b] = [await tenantWithClients(), await tenantWithClients()];
-    const [ofA, ofB] = [recordsOf(a, receiver), recordsOf(b, receiver)];
-    const failures: string[] = [];
-    let checked = 0;
-    for (const op of api.operations.filter((o) => o.pathParams.length > 0)) {
-      const kinds = parameterKinds(op.path);
-      // B's records in every parameter; with several, also one of B's among the key's own ones.
-      const variants = [kinds.map(() => true), ...(kinds.length > 1 ? kinds.map((_, i) => kinds.map((__, j) => i === j)) : [])];
-      for (const fromB of variants) {
-        const used = await Promise.all(kinds.map(({ kind }, i) => (fromB[i] ? ofB(kind) : ofA(kind))));
-        const foreign = used.filter((_, i) => fromB[i]);
-        const before = await Promise.all(foreign.map((r) => r.read()));
-        const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, i) => [name, used[i]!.id])));
-        const res = await sendValid(api, op, path, a.writeKey);
-        const label = `${op.method} ${op.path} with ${kinds.map(({ name }, i) => `${name} of ${fromB[i] ? "B" : "A"}`).join(", ")}`;
-        const m = mismatch(res, 404, "not_found", op.method);
-        if (m) failures.push(`${label}: ${m}`);
-        const after = await Promise.all(foreign.map((r) => r.read()));
-        if (JSON.stringify(after) !== JSON.stringify(before)) {
-          failures.push(`${label}: B's record changed\n  before ${JSON.stringify(before)}\n  after  ${JSON.stringify(after)}`);
+      const after = await everythingReadable(api, make, a.writeKey);
+      for (const [read, answer] of Object.entries(after)) {
+        if (JSON.stringify(answer) !== JSON.stringify(before[read])) {
+          failures.push(
+            `${read} changed after the read-only writes\n  before ${JSON.stringify(before[read]).slice(0, 600)}\n  after  ${JSON.stringify(answer).slice(0, 600)}`,
+          );
         }
-        checked++;
       }
-    }
-    await receiver.close();
-    expectNoFailures(failures, checked);
-  });
+      await receiver.close();
+      expectNoFailures(failures, writes.length);
+    });
 
-  test("an unknown id in any path parameter → 404 not_found", async () => {
-    const api = await loadApi();
-    const a = await tenantWithClients();
-    const make = recordsOf(a, await startReceiver());
-    const failures: string[] = [];
-    let checked = 0;
-    for (const op of api.operations.filter((o) => o.pathParams.length > 0)) {
-      const kinds = parameterKinds(op.path);
-      // Each parameter unknown in turn, the others the key's own real records.
-      for (let i = 0; i < kinds.length; i++) {
-        const values = await Promise.all(kinds.map(async ({ kind }, j) => (i === j ? unknownId() : (await make(kind)).id)));
-        const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, j) => [name, values[j]!])));
-        const m = mismatch(await sendValid(api, op, path, a.writeKey), 404, "not_found", op.method);
-        if (m) failures.push(`${op.method} ${op.path} with an unknown ${kinds[i]!.name}: ${m}`);
-        checked++;
+    test(`another organization's real record (${mode} keys) → 404, and the record is unchanged`, async () => {
+      const api = await loadApi();
+      const receiver = await startReceiver();
+      const [a, b] = [await tenantWithClients(undefined, mode), await tenantWithClients(undefined, mode)];
+      const [ofA, ofB] = [recordsOf(a, receiver), recordsOf(b, receiver)];
+      const failures: string[] = [];
+      let checked = 0;
+      for (const op of api.operations.filter((o) => o.pathParams.length > 0)) {
+        const kinds = parameterKinds(op.path);
+        // B's records in every parameter; with several, also one of B's among the key's own ones.
+        const variants = [kinds.map(() => true), ...(kinds.length > 1 ? kinds.map((_, i) => kinds.map((__, j) => i === j)) : [])];
+        for (const fromB of variants) {
+          const used = await Promise.all(kinds.map(({ kind }, i) => (fromB[i] ? ofB(kind) : ofA(kind))));
+          const foreign = used.filter((_, i) => fromB[i]);
+          const before = await Promise.all(foreign.map((r) => r.read()));
+          const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, i) => [name, used[i]!.id])));
+          const res = await sendValid(api, op, path, a.writeKey);
+          const label = `${op.method} ${op.path} with ${kinds.map(({ name }, i) => `${name} of ${fromB[i] ? "B" : "A"}`).join(", ")}`;
+          const m = mismatch(res, 404, "not_found", op.method);
+          if (m) failures.push(`${label}: ${m}`);
+          const after = await Promise.all(foreign.map((r) => r.read()));
+          if (JSON.stringify(after) !== JSON.stringify(before)) {
+            failures.push(`${label}: B's record changed\n  before ${JSON.stringify(before)}\n  after  ${JSON.stringify(after)}`);
+          }
+          checked++;
+        }
       }
-    }
-    expectNoFailures(failures, checked);
-  });
+      await receiver.close();
+      expectNoFailures(failures, checked);
+    });
+
+    test(`an unknown id in any path parameter (${mode} keys) → 404 not_found`, async () => {
+      const api = await loadApi();
+      const a = await tenantWithClients(undefined, mode);
+      const make = recordsOf(a, await startReceiver());
+      const failures: string[] = [];
+      let checked = 0;
+      for (const op of api.operations.filter((o) => o.pathParams.length > 0)) {
+        const kinds = parameterKinds(op.path);
+        // Each parameter unknown in turn, the others the key's own real records.
+        for (let i = 0; i < kinds.length; i++) {
+          const values = await Promise.all(kinds.map(async ({ kind }, j) => (i === j ? unknownId() : (await make(kind)).id)));
+          const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, j) => [name, values[j]!])));
+          const m = mismatch(await sendValid(api, op, path, a.writeKey), 404, "not_found", op.method);
+          if (m) failures.push(`${op.method} ${op.path} with an unknown ${kinds[i]!.name}: ${m}`);
+          checked++;
+        }
+      }
+      expectNoFailures(failures, checked);
+    });
+  }
+
+  // Test mode keeps data apart inside one organization: a test key is refused every live record
+  // of its own organization (404, unchanged), and a live key every test record. Shared by both
+  // modes, and so left out: the organization's own endpoints (team, invitations — user-scoped
+  // under /organizations) and, for a live key, test API keys (a live key manages keys of both modes).
+  for (const [keyMode, recordMode] of [
+    ["test", "live"],
+    ["live", "test"],
+  ] as const) {
+    test(`a ${keyMode} key on every ${recordMode} record of its own organization → 404, the record unchanged`, async () => {
+      const api = await loadApi();
+      const receiver = await startReceiver();
+      const live = await tenantWithClients(undefined, "live");
+      const test = await otherSide(live, "test");
+      const [caller, owner] = keyMode === "test" ? [test, live] : [live, test];
+      const [ofCaller, ofOwner] = [recordsOf(caller, receiver), recordsOf(owner, receiver)];
+      const shared = (path: string) =>
+        path.startsWith("/organizations/") || (keyMode === "live" && path.startsWith("/business/api-keys/"));
+      const failures: string[] = [];
+      let checked = 0;
+      for (const op of api.operations.filter((o) => o.pathParams.length > 0 && !shared(o.path))) {
+        const kinds = parameterKinds(op.path);
+        // The other mode's records in every parameter; with several, one of them among the caller's own.
+        const variants = [kinds.map(() => true), ...(kinds.length > 1 ? kinds.map((_, i) => kinds.map((__, j) => i === j)) : [])];
+        for (const other of variants) {
+          const used = await Promise.all(kinds.map(({ kind }, i) => (other[i] ? ofOwner(kind) : ofCaller(kind))));
+          const foreign = used.filter((_, i) => other[i]);
+          const before = await Promise.all(foreign.map((r) => r.read()));
+          const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, i) => [name, used[i]!.id])));
+          const res = await sendValid(api, op, path, caller.writeKey);
+          const label = `${op.method} ${op.path} with ${kinds.map(({ name }, i) => `${name} of ${other[i] ? recordMode : keyMode}`).join(", ")}`;
+          const m = mismatch(res, 404, "not_found", op.method);
+          if (m) failures.push(`${label}: ${m}`);
+          const after = await Promise.all(foreign.map((r) => r.read()));
+          if (JSON.stringify(after) !== JSON.stringify(before)) {
+            failures.push(
+              `${label}: the ${recordMode} record changed\n  before ${JSON.stringify(before)}\n  after  ${JSON.stringify(after)}`,
+            );
+          }
+          checked++;
+        }
+      }
+      await receiver.close();
+      expectNoFailures(failures, checked);
+    });
+  }
 });

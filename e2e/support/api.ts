@@ -64,18 +64,25 @@ export async function createKey(
   account: Account,
   permissions: ("read" | "write")[] = ["read", "write"],
   name = `key-${unique()}`,
+  mode: "live" | "test" = "live",
 ): Promise<KeyInfo> {
-  const created = await trpc<{ id: string; key: string }>(account, "apiKeys.create", { name, permissions });
+  const created = await trpc<{ id: string; key: string }>(account, "apiKeys.create", { name, permissions, mode });
   const org = await trpc<{ id: string }>(account, "organizations.current", undefined, "query");
   return { id: created.id, key: created.key, organizationId: org.id };
 }
 
-/** A signed-up owner with a read+write key and a read-only key in their organization. */
-export async function tenant(organizationName?: string) {
+/** A signed-up owner with a read+write key and a read-only key in their organization (of the mode asked for). */
+export async function tenant(organizationName?: string, mode: "live" | "test" = "live") {
   const account = await signUp({ organizationName });
-  const write = await createKey(account, ["read", "write"]);
-  const read = await createKey(account, ["read"]);
+  return keysOf(account, mode);
+}
+
+/** An account's read+write and read-only keys of one mode (the same account's other side, for test mode). */
+export async function keysOf(account: Account, mode: "live" | "test" = "live") {
+  const write = await createKey(account, ["read", "write"], `key-${unique()}`, mode);
+  const read = await createKey(account, ["read"], `key-${unique()}`, mode);
   return {
+    mode,
     account,
     organizationId: write.organizationId,
     writeKey: write.key,

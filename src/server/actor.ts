@@ -6,7 +6,15 @@ import { AppError } from "@/server/errors";
 export type KeyPermission = "read" | "write";
 
 export interface Actor {
+  /** Whose data the actor works on: the organization, or its test twin in test mode. */
   organizationId: string;
+  /**
+   * The organization the actor belongs to (the live one): its team, settings,
+   * API keys and profile are shared by both modes. Absent: organizationId.
+   */
+  accountId?: string;
+  /** false in test mode (a test key, or the dashboard's test view). Absent: live. */
+  livemode?: boolean;
   /** The signed-in user, or the user who created the API key. */
   userId: string;
   /** The user's CURRENT role in the organization (for a key: its creator's), so a key never outranks its creator. */
@@ -31,6 +39,12 @@ export interface Capabilities {
   admin: boolean;
   adminRead: boolean;
 }
+
+/** The live organization: team, settings, API keys and the profile are kept there for both modes. */
+export const accountOf = (actor: Actor): string => actor.accountId ?? actor.organizationId;
+
+/** Live mode unless the actor is in test mode. */
+export const isLive = (actor: Actor): boolean => actor.livemode !== false;
 
 type KeyGrant = Pick<NonNullable<Actor["apiKey"]>, "permissions">;
 const lacksWrite = (apiKey: KeyGrant | undefined) => !!apiKey && !apiKey.permissions.includes("write");

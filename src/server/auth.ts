@@ -82,6 +82,8 @@ function createAuth() {
       additionalFields: {
         activeOrganizationId: { type: "string", required: false, input: false },
         platformAdmin: { type: "boolean", required: false, input: false, defaultValue: false },
+        // The dashboard's test view (organizations.setMode), never set by sign-up.
+        testMode: { type: "boolean", required: false, input: false, defaultValue: false },
       },
     },
     databaseHooks: {

@@ -76,6 +76,14 @@ const schema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   PAYSTACK_BASE_URL: z.url().default("https://api.paystack.co"),
+  // Who takes LIVE payments and payouts: "paystack" (needs PAYSTACK_SECRET_KEY), or "sandbox" for a
+  // demo deployment whose live mode uses the test cards. Unset: Paystack when its key is set, else the
+  // sandbox on the embedded database (the quick start), else none (live payments answer 409).
+  // Test mode always uses the sandbox.
+  PAYMENTS_PROVIDER: z
+    .enum(["sandbox", "paystack"], "must be sandbox or paystack")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   // Sandbox payouts settle this long after a withdrawal is requested.
   PAYOUT_DELAY_SECONDS: int(5, 0, 86_400),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
@@ -115,6 +123,9 @@ function load(): Env {
     throw new Error(`Invalid environment:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  if (e.PAYMENTS_PROVIDER === "paystack" && !e.PAYSTACK_SECRET_KEY) {
+    throw new Error("Invalid environment:\n  PAYMENTS_PROVIDER: paystack needs PAYSTACK_SECRET_KEY");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return { ...e, DATA_DIR: e.DATA_DIR === "memory://" ? e.DATA_DIR : dataDir, APP_URL: appUrl };

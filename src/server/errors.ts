@@ -36,6 +36,7 @@ const TABLE = {
   bank_account_not_verified: [409, "CONFLICT", "Bank account not verified"],
   insufficient_funds: [409, "CONFLICT", "Insufficient funds"],
   currency_locked: [409, "CONFLICT", "Currency cannot change"],
+  provider_not_configured: [409, "CONFLICT", "Payment provider not configured"],
   amount_mismatch: [422, "UNPROCESSABLE_CONTENT", "Amount mismatch"],
   card_declined: [402, "PAYMENT_REQUIRED", "Card declined"],
   provider_error: [502, "BAD_GATEWAY", "Payment provider error"],

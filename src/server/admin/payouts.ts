@@ -37,7 +37,7 @@ const toPayoutItem = (row: Row): PayoutItem => ({
   completedAt: row.completedAt?.toISOString() ?? null,
 });
 
-/** Every organization's withdrawals, newest first. */
+/** Every organization's live withdrawals, newest first. */
 export async function listPayouts(_admin: PlatformAdmin, query: PayoutsInput): Promise<Page<PayoutItem>> {
   const cursor = query.cursor ?? undefined;
   if (cursor && !decodeCursor(cursor)) {
@@ -49,7 +49,8 @@ export async function listPayouts(_admin: PlatformAdmin, query: PayoutsInput): P
   const args = pageArgs(page);
   const rows = await db.withdrawal.findMany({
     ...args,
-    where: { ...(query.status ? { status: query.status } : {}), ...args.where },
+    // Live money only: test-mode payouts are the sandbox's and settle themselves.
+    where: { organization: { livemode: true }, ...(query.status ? { status: query.status } : {}), ...args.where },
     include: withNames,
   });
   return toPage(rows, page, toPayoutItem);

@@ -45,6 +45,7 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
 /**
  * Organizations that have submitted, pending first, then oldest submission
  * first (organization id breaks ties), so the cursor is a strict position.
+ * Test twins are not reviewed: test mode approves at once.
  */
 export async function kybQueue(_admin: PlatformAdmin, query: KybQueueInput): Promise<Page<KybQueueItem>> {
   const after = query.cursor ? decodeQueueCursor(query.cursor) : null;
@@ -55,7 +56,7 @@ export async function kybQueue(_admin: PlatformAdmin, query: KybQueueInput): Pro
            k."submittedAt", k."reviewedAt", ${rank}::int AS rank, ${sortAt} AS "sortAt"
     FROM kyb k
     JOIN organization o ON o.id = k."organizationId"
-    WHERE k.status <> 'not_submitted'
+    WHERE k.status <> 'not_submitted' AND o.livemode
       ${query.status ? Prisma.sql`AND k.status = ${query.status}::"KybStatus"` : Prisma.empty}
       ${
         after

@@ -4,7 +4,7 @@
 import { M } from "@/lib/messages";
 import { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import { assertCan, type Actor } from "@/server/actor";
+import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { db } from "@/server/db/client";
 import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/server/earnings/schemas";
@@ -368,7 +368,11 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
     db.claim.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),
     db.kyb.findUnique({ where: { organizationId: orgId }, select: { status: true } }),
     db.bankAccount.findFirst({ where: { organizationId: orgId, status: "verified", deletedAt: null }, select: { id: true } }),
-    db.apiKey.findFirst({ where: { organizationId: orgId, status: "active" }, select: { id: true } }),
+    // Keys belong to the live organization in both modes; the to-do asks for one of the mode on screen.
+    db.apiKey.findFirst({
+      where: { organizationId: accountOf(actor), mode: isLive(actor) ? "live" : "test", status: "active" },
+      select: { id: true },
+    }),
   ]);
   const current = BigInt(t?.current ?? 0n);
   const before = BigInt(t?.previous ?? 0n);

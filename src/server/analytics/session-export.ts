@@ -10,7 +10,7 @@ import type { Actor } from "@/server/actor";
 import { getAuth } from "@/server/auth";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { resolveActiveMembership } from "@/server/organizations/service";
+import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { errorResponse, validate } from "@/server/rest/handler";
 import { exportAnalytics } from "./export";
@@ -30,7 +30,7 @@ export async function handleSessionExport(request: Request): Promise<Response> {
     const member = await resolveActiveMembership(session.user.id, (session.user.activeOrganizationId as string | null) ?? null);
     if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
     organizationId = member.organizationId;
-    const actor: Actor = { organizationId: member.organizationId, userId: session.user.id, role: member.role };
+    const actor: Actor = await sessionActor(session.user.id, member, session.user.testMode === true);
     const raw: Record<string, string> = {};
     for (const [k, v] of new URL(request.url).searchParams) raw[k] = v;
     const query = validate(ExportQuery, raw) as ExportQuery;

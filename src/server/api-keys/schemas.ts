@@ -12,10 +12,19 @@ const Permissions = z
 
 const Name = z.string().trim().min(1).max(100);
 
+const Mode = z
+  .enum(["live", "test"])
+  .describe("`live` (cd_live_…): real data and money; `test` (cd_test_…): the organization's test data, sandbox money");
+
 export const CreateApiKeyInput = z
-  .strictObject({ name: Name.describe("A label for the key"), permissions: Permissions })
+  .strictObject({
+    name: Name.describe("A label for the key"),
+    permissions: Permissions,
+    mode: Mode.default("live"),
+  })
   .meta({ id: "CreateApiKeyInput" });
-export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+// The input shape: `mode` may be left out (live) by in-process callers; the REST and tRPC parsers fill it.
+export type CreateApiKeyInput = z.input<typeof CreateApiKeyInput>;
 
 export const UpdateApiKeyInput = z
   .strictObject({ name: Name.optional(), permissions: Permissions.optional() })
@@ -27,6 +36,7 @@ export const ApiKey = z
   .object({
     id: z.string(),
     name: z.string(),
+    mode: z.enum(["live", "test"]),
     permissions: z.array(Permission),
     prefix: z.string().describe("The first 12 characters of the key, to recognise it"),
     status: z.enum(["active", "revoked"]),

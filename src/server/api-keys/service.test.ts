@@ -22,10 +22,12 @@ async function expectAppError(promise: Promise<unknown>, code: ErrorCode) {
 const rowOf = (id: string) => db.apiKey.findUniqueOrThrow({ where: { id } });
 
 describe("secret (pure)", () => {
-  it("generates cd_live_ + 32 base62 characters, different every time", () => {
+  it("generates cd_live_ (default) or cd_test_ + 32 base62 characters, different every time", () => {
     const keys = Array.from({ length: 200 }, generateApiKey);
     for (const k of keys) expect(k).toMatch(/^cd_live_[0-9A-Za-z]{32}$/);
     expect(new Set(keys).size).toBe(keys.length);
+    expect(generateApiKey("test")).toMatch(/^cd_test_[0-9A-Za-z]{32}$/);
+    expect(looksLikeApiKey(generateApiKey("test"))).toBe(true);
   });
 
   it("recognises only well-formed keys", () => {
@@ -33,7 +35,7 @@ describe("secret (pure)", () => {
     for (const bad of [
       "",
       "cd_live_",
-      `cd_test_${"a".repeat(32)}`,
+      `cd_prod_${"a".repeat(32)}`,
       `cd_live_${"a".repeat(31)}`,
       `cd_live_${"a".repeat(33)}`,
       `cd_live_${"a".repeat(31)}-`,
@@ -89,6 +91,8 @@ describe("authenticateApiKey", () => {
     await expect(authenticateApiKey(created.key)).resolves.toEqual({
       id: created.id,
       organizationId: org.id,
+      accountId: org.id,
+      mode: "live",
       createdById: user.id,
       creatorRole: "OWNER",
       permissions: ["read"],
@@ -134,6 +138,8 @@ describe("a key never does more than its creator may do now", () => {
     const before = keyActor(await authenticateApiKey(created.key));
     expect(before).toEqual({
       organizationId: org.id,
+      accountId: org.id,
+      livemode: true,
       userId: admin.user.id,
       role: "ADMIN",
       apiKey: { id: created.id, permissions: ["read", "write"] },

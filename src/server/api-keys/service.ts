@@ -1,16 +1,18 @@
 import type { ApiKey as ApiKeyRow } from "@/generated/prisma/client";
 import type { Role } from "@/generated/prisma/enums";
 import { db } from "@/server/db/client";
-import { assertCan, type Actor, type KeyPermission } from "@/server/actor";
+import { accountOf, assertCan, isLive, type Actor, type KeyPermission } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import type { ApiKey, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "./schemas";
-import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash } from "./secret";
+import { ensureTestTwin } from "@/server/organizations/twin";
+import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash, type KeyMode } from "./secret";
 
 export function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
+    mode: row.mode as KeyMode,
     permissions: row.permissions as KeyPermission[],
     prefix: row.prefix,
     status: row.status,
@@ -22,22 +24,37 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
 // `read` is implied by `write`; store them in one order.
 const normalize = (p: KeyPermission[]) => (["read", "write"] as const).filter((x) => p.includes(x));
 
+/**
+ * The keys an actor may see and manage: an organization's keys of both modes
+ * (they belong to the live organization, like the team) — except that a test
+ * key reaches test keys only, so a leaked test key can never touch live ones.
+ */
+const keysOf = (actor: Actor) => ({
+  organizationId: accountOf(actor),
+  ...(actor.apiKey && !isLive(actor) ? { mode: "test" } : {}),
+});
+
 /** Key metadata (never secrets): readable by any member and any key, like everything else. */
 export async function listApiKeys(actor: Actor, page: PageQuery): Promise<Page<ApiKey>> {
   assertCan(actor, "read");
   const args = pageArgs(page);
-  const rows = await db.apiKey.findMany({ ...args, where: { organizationId: actor.organizationId, ...args.where } });
+  const rows = await db.apiKey.findMany({ ...args, where: { ...keysOf(actor), ...args.where } });
   return toPage(rows, page, toApiKey);
 }
 
 export async function createApiKey(actor: Actor, input: CreateApiKeyInput): Promise<ApiKeyWithSecret> {
   assertCan(actor, "admin");
-  const key = generateApiKey();
+  const mode: KeyMode = input.mode ?? "live";
+  if (mode === "live" && actor.apiKey && !isLive(actor)) {
+    throw new AppError("forbidden", "A test key cannot create live keys: use a live key or the dashboard");
+  }
+  const key = generateApiKey(mode);
   const row = await db.apiKey.create({
     data: {
-      organizationId: actor.organizationId,
+      organizationId: accountOf(actor),
       createdById: actor.userId,
       name: input.name,
+      mode,
       permissions: normalize(input.permissions),
       prefix: keyPrefix(key),
       keyHash: hashApiKey(key),
@@ -47,7 +64,7 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput): Prom
 }
 
 async function findKey(actor: Actor, id: string): Promise<ApiKeyRow> {
-  const row = await db.apiKey.findFirst({ where: { id, organizationId: actor.organizationId } });
+  const row = await db.apiKey.findFirst({ where: { id, ...keysOf(actor) } });
   if (!row) throw notFound("API key");
   return row;
 }
@@ -77,7 +94,7 @@ export async function regenerateApiKey(actor: Actor, id: string): Promise<ApiKey
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be regenerated");
-  const key = generateApiKey();
+  const key = generateApiKey(row.mode as KeyMode);
   const updated = await db.apiKey.update({
     where: { id: row.id },
     data: { keyHash: hashApiKey(key), prefix: keyPrefix(key) },
@@ -87,7 +104,11 @@ export async function regenerateApiKey(actor: Actor, id: string): Promise<ApiKey
 
 export interface AuthenticatedKey {
   id: string;
+  /** Whose data the key works on: its organization, or that organization's test twin for a test key. */
   organizationId: string;
+  /** The (live) organization the key belongs to: its rate limit, team and settings. */
+  accountId: string;
+  mode: KeyMode;
   createdById: string;
   /** The creator's role in the key's organization now; null once they are no longer a member. */
   creatorRole: Role | null;
@@ -99,6 +120,8 @@ export interface AuthenticatedKey {
 interface KeyRow {
   id: string;
   organizationId: string;
+  mode: string;
+  testOrganizationId: string | null;
   createdById: string;
   creatorRole: Role | null;
   permissions: string[];
@@ -112,20 +135,24 @@ interface KeyRow {
 export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey> {
   if (!looksLikeApiKey(presented)) throw new AppError("invalid_api_key");
   const hash = hashApiKey(presented);
-  // One statement: the key, its organization's rate limit and its creator's current role there.
+  // One statement: the key, its organization's rate limit and test twin, and its creator's current role there.
   const [row] = await db.$queryRaw<KeyRow[]>`
-    SELECT k.id, k."organizationId", k."createdById", m.role::text AS "creatorRole", k.permissions,
-           k.status::text AS status, k."keyHash", k."lastUsedAt", o."apiRateLimit" AS "rateLimit"
+    SELECT k.id, k."organizationId", k.mode, t.id AS "testOrganizationId", k."createdById", m.role::text AS "creatorRole",
+           k.permissions, k.status::text AS status, k."keyHash", k."lastUsedAt", o."apiRateLimit" AS "rateLimit"
     FROM api_key k
     JOIN organization o ON o.id = k."organizationId"
+    LEFT JOIN organization t ON t."liveOrganizationId" = k."organizationId"
     LEFT JOIN member m ON m."organizationId" = k."organizationId" AND m."userId" = k."createdById"
     WHERE k."keyHash" = ${hash}`;
   if (!row || !sameHash(row.keyHash, hash)) throw new AppError("invalid_api_key");
   if (row.status !== "active") throw new AppError("revoked_api_key");
   touchLastUsed(row.id, row.lastUsedAt);
+  const mode = row.mode === "test" ? "test" : "live";
   return {
     id: row.id,
-    organizationId: row.organizationId,
+    organizationId: mode === "live" ? row.organizationId : (row.testOrganizationId ?? (await ensureTestTwin(row.organizationId))),
+    accountId: row.organizationId,
+    mode,
     createdById: row.createdById,
     creatorRole: row.creatorRole,
     permissions: row.permissions as KeyPermission[],
@@ -144,6 +171,8 @@ export function keyActor(key: AuthenticatedKey): Actor {
   }
   return {
     organizationId: key.organizationId,
+    accountId: key.accountId,
+    livemode: key.mode === "live",
     userId: key.createdById,
     role: key.creatorRole,
     apiKey: { id: key.id, permissions: key.permissions },

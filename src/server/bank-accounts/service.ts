@@ -4,12 +4,13 @@
 // The account number is sealed at rest; only its last 4 digits leave here.
 import crypto from "node:crypto";
 import type { BankAccount as BankAccountRow } from "@/generated/prisma/client";
-import { assertCan, type Actor } from "@/server/actor";
+import { assertCan, isLive, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
-import { activePayoutProvider } from "@/server/payouts/provider";
+import { liveProviderName } from "@/server/payments/provider";
+import { payoutProviderFor } from "@/server/payouts/provider";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { seal } from "@/server/seal";
 import type { AddBankAccountInput, BankAccount, SandboxHint, VerifyBankAccountInput } from "./schemas";
@@ -68,7 +69,7 @@ export async function addBankAccount(actor: Actor, input: AddBankAccountInput): 
   // Checked before the provider too, so a duplicate sends no deposit.
   if (await db.bankAccount.count({ where: { ...live(actor.organizationId), accountNumberHash: hash } })) throw duplicate();
   // Outside the transaction: a provider failure writes nothing (and holds no lock while it waits).
-  const provider = activePayoutProvider();
+  const provider = payoutProviderFor(isLive(actor));
   const deposit = await provider.startVerification({ ...input, currency: org.currency });
   return db.$transaction(async (tx) => {
     await lockOrganization(tx, actor.organizationId);
@@ -192,5 +193,6 @@ export async function removeBankAccount(actor: Actor, id: string): Promise<void>
 /** The sandbox's fixed code, for the dashboard to show while no real provider pays out. */
 export function sandboxHint(actor: Actor): SandboxHint {
   assertCan(actor, "read");
-  return { code: activePayoutProvider().name === "sandbox" ? SANDBOX_VERIFICATION_CODE : null };
+  const provider = isLive(actor) ? liveProviderName() : "sandbox";
+  return { code: provider === "sandbox" ? SANDBOX_VERIFICATION_CODE : null };
 }

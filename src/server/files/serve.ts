@@ -20,7 +20,7 @@ async function accessOf(request: Request, headers: Headers): Promise<FileAccess>
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!m?.[1]) throw new AppError("invalid_api_key", "The Authorization header must be `Bearer <key>`");
     const key = await authenticateApiKey(m[1]);
-    const limit = await consumeRateLimit(key.organizationId, key.rateLimit);
+    const limit = await consumeRateLimit(key.accountId, key.rateLimit);
     rateLimitHeaders(headers, limit);
     if (!limit.allowed) {
       headers.set("Retry-After", String(limit.resetSeconds));

@@ -100,7 +100,9 @@ export async function openFile(access: FileAccess, fileId: string) {
           id: fileId,
           OR: [
             { organization: { members: { some: { userId: access.userId } } } },
-            ...(access.platformAdmin ? [{ kybDocument: { isNot: null } }] : []),
+            // A test twin's files, to the members of its live organization.
+            { organization: { liveOrganization: { members: { some: { userId: access.userId } } } } },
+            ...(access.platformAdmin ? [{ kybDocument: { isNot: null }, organization: { livemode: true } }] : []),
           ],
         };
   const file = await db.storedFile.findFirst({ where });

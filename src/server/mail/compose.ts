@@ -20,11 +20,7 @@ async function policyName(organizationId: string, policyId: string) {
 /** The coverage as this payment left it: the policy event settled with it, else the coverage row as it is now. */
 async function coverageAfter(organizationId: string, payment: { reference: string; policyId: string; email: string }) {
   const event = await db.event.findFirst({
-    where: {
-      organizationId,
-      type: { in: ["policy.purchased", "policy.renewed"] },
-      data: { path: ["payment", "reference"], equals: payment.reference },
-    },
+    where: { organizationId, subject: payment.reference, type: { in: ["policy.purchased", "policy.renewed"] } },
     select: { data: true },
   });
   const snapshot = (event?.data as { coverage?: { startsAt?: string; endsAt?: string } } | null)?.coverage;
@@ -49,7 +45,17 @@ async function receiptAttachment(organizationId: string): Promise<Email["attachm
   return [{ filename: sample.file.fileName, content, contentType: sample.file.contentType }];
 }
 
+/** The message of a task; a test-mode one says so in its subject. */
 export async function composeMail(task: MailTask): Promise<Email> {
+  const { livemode } = await db.organization.findUniqueOrThrow({
+    where: { id: task.organizationId },
+    select: { livemode: true },
+  });
+  const mail = await compose(task);
+  return livemode ? mail : { ...mail, subject: `[Test] ${mail.subject}` };
+}
+
+async function compose(task: MailTask): Promise<Email> {
   const org = await db.organization.findUniqueOrThrow({ where: { id: task.organizationId }, select: { name: true } });
   const business = org.name;
   const to = task.recipient;

@@ -58,5 +58,6 @@ export const Me = z.object({
   role: z.enum(["OWNER", "ADMIN", "MEMBER"]),
   can: z.object({ manage: z.boolean(), admin: z.boolean(), adminRead: z.boolean() }),
   platformAdmin: z.boolean().describe("Runs Coverdesk itself: the dashboard links to /admin"),
+  livemode: z.boolean().describe("false while the dashboard shows the test data (test mode)"),
 });
 export type Me = z.infer<typeof Me>;

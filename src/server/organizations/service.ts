@@ -2,8 +2,9 @@
 // they belong to, with their role in each.
 import type { Member, Organization as OrgRow, Role } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
-import { assertCan, type Actor } from "@/server/actor";
+import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
+import { ensureTestTwin, syncTestTwin } from "./twin";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "./schemas";
 
@@ -36,6 +37,27 @@ export async function actorForUser(userId: string, organizationId: string, apiKe
   return { organizationId, userId, role: member.role, apiKey };
 }
 
+/**
+ * The dashboard's actor: the signed-in member in their active organization,
+ * or in its test twin while they have test mode on (team, settings and keys
+ * stay the live organization's: `accountId`).
+ */
+export async function sessionActor(
+  userId: string,
+  member: { organizationId: string; role: Role },
+  testMode: boolean,
+): Promise<Actor> {
+  const base = { userId, role: member.role, accountId: member.organizationId };
+  if (!testMode) return { ...base, organizationId: member.organizationId, livemode: true };
+  return { ...base, organizationId: await ensureTestTwin(member.organizationId), livemode: false };
+}
+
+/** Turns the dashboard's test mode on (livemode false) or off for the user; answers the mode now in force. */
+export async function setDashboardMode(userId: string, livemode: boolean): Promise<boolean> {
+  await db.user.update({ where: { id: userId }, data: { testMode: !livemode } });
+  return livemode;
+}
+
 /** The user's organizations, newest membership first. */
 export async function listOrganizations(userId: string, page: PageQuery): Promise<Page<Organization>> {
   const args = pageArgs(page);
@@ -65,6 +87,7 @@ export async function createOrganization(userId: string, input: CreateOrganizati
         members: { create: { userId, role: "OWNER" } },
       },
     });
+    await ensureTestTwin(org.id, tx);
     await tx.user.update({ where: { id: userId }, data: { activeOrganizationId: org.id } });
     return toOrganization(org, "OWNER");
   });
@@ -76,9 +99,10 @@ const currencyLockedReason = (currency: string) =>
 /** Why the organization's currency can no longer change, or null while it can (dashboard). */
 export async function currencyLock(actor: Actor): Promise<string | null> {
   assertCan(actor, "read");
+  const account = accountOf(actor);
   const [org, paid] = await Promise.all([
-    db.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { currency: true } }),
-    db.payment.findFirst({ where: { organizationId: actor.organizationId }, select: { id: true } }),
+    db.organization.findUniqueOrThrow({ where: { id: account }, select: { currency: true } }),
+    db.payment.findFirst({ where: { organizationId: account }, select: { id: true } }),
   ]);
   return paid ? currencyLockedReason(org.currency) : null;
 }
@@ -91,12 +115,14 @@ export async function currencyLock(actor: Actor): Promise<string | null> {
  */
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
   assertCan(actor, "admin");
+  const account = accountOf(actor);
   return db.$transaction(async (tx) => {
     const [current] = await tx.$queryRaw<{ currency: string }[]>`
-      SELECT currency FROM organization WHERE id = ${actor.organizationId} FOR UPDATE`;
+      SELECT currency FROM organization WHERE id = ${account} FOR UPDATE`;
     const changing = input.currency !== undefined && input.currency !== current!.currency;
     if (changing) {
-      const paid = await tx.payment.findFirst({ where: { organizationId: actor.organizationId }, select: { id: true } });
+      // Live payments lock it; test payments do not (test data may stay in the old currency).
+      const paid = await tx.payment.findFirst({ where: { organizationId: account }, select: { id: true } });
       if (paid) {
         throw new AppError(
           "currency_locked",
@@ -104,10 +130,10 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
           { errors: [{ path: "currency", message: currencyLockedReason(current!.currency) }] },
         );
       }
-      await tx.policy.updateMany({ where: { organizationId: actor.organizationId }, data: { currency: input.currency } });
+      await tx.policy.updateMany({ where: { organizationId: account }, data: { currency: input.currency } });
     }
     const org = await tx.organization.update({
-      where: { id: actor.organizationId },
+      where: { id: account },
       data: {
         name: input.name,
         email: input.email,
@@ -116,6 +142,7 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
         currency: input.currency,
       },
     });
+    await syncTestTwin(tx, account);
     return toOrganization(org, actor.role);
   });
 }

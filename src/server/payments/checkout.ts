@@ -19,6 +19,8 @@ export interface CheckoutView {
   currency: string;
   email: string;
   business: { name: string };
+  /** false for a test-mode payment: the page says TEST and lists the test cards. */
+  livemode: boolean;
   policy: { id: string; name: string; duration: string; type: string };
   callbackUrl: string | null;
   paidAt: string | null;
@@ -36,12 +38,12 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
   const row = await db.payment.findUnique({
     where: { reference },
     include: {
-      organization: { select: { name: true } },
+      organization: { select: { name: true, livemode: true } },
       policy: { select: { id: true, name: true, duration: true, type: true } },
     },
   });
   if (!row) return null;
-  const provider = providerOf(row);
+  const provider = providerOf(row, row.organization.livemode);
   return {
     reference: row.reference,
     status: row.status,
@@ -49,6 +51,7 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
     currency: row.currency,
     email: row.email,
     business: { name: row.organization.name },
+    livemode: row.organization.livemode,
     policy: row.policy,
     callbackUrl: row.callbackUrl,
     paidAt: row.paidAt?.toISOString() ?? null,
@@ -60,11 +63,18 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
 export async function payWithCard(reference: string, card: CheckoutInput): Promise<{ reference: string; status: "success" }> {
   const payment = await db.payment.findUnique({
     where: { reference },
-    select: { status: true, provider: true, policy: { select: { isActive: true } } },
+    select: {
+      status: true,
+      provider: true,
+      policy: { select: { isActive: true } },
+      organization: { select: { livemode: true } },
+    },
   });
   if (!payment) throw notFound("Payment");
   if (payment.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${payment.status}`);
-  if (payment.provider !== "sandbox" || providerOf(payment) === null)
+  // The card form settles sandbox payments only: every test payment, and live ones only while
+  // the sandbox takes live payments (a demo deployment).
+  if (payment.provider !== "sandbox" || providerOf(payment, payment.organization.livemode) === null)
     throw new AppError("invalid_state", "This payment is not made with a card on this page");
   // A link made before the policy was taken off sale does not sell it.
   if (!payment.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer on sale");
@@ -96,7 +106,11 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
 export async function retryPayment(reference: string): Promise<{ reference: string; authorizationUrl: string }> {
   let failed = await db.payment.findUnique({ where: { reference } });
   if (!failed) throw notFound("Payment");
-  const provider = providerOf(failed);
+  const { livemode } = await db.organization.findUniqueOrThrow({
+    where: { id: failed.organizationId },
+    select: { livemode: true },
+  });
+  const provider = providerOf(failed, livemode);
   if (!provider) throw new AppError("invalid_state", "This payment can no longer be retried; ask the business for a new link");
   if (failed.status === "pending" && provider.name !== "sandbox") failed = await settleFromProvider(failed);
   if (failed.status !== "failed")

@@ -117,6 +117,8 @@ let app: {
 beforeAll(async () => {
   baseUrl = await paystack.start();
   vi.stubEnv("PAYSTACK_SECRET_KEY", SECRET);
+  // Live money through Paystack, not the sandbox the test config selects.
+  vi.stubEnv("PAYMENTS_PROVIDER", "");
   vi.stubEnv("PAYSTACK_BASE_URL", baseUrl);
   delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
   app = {
@@ -274,8 +276,9 @@ describe("paystackProvider", () => {
     await expect(provider.verify("cdp_y")).rejects.toThrow();
   });
 
-  it("activeProvider is Paystack when PAYSTACK_SECRET_KEY is set", () => {
-    expect(app.provider.activeProvider().name).toBe("paystack");
+  it("live payments go to Paystack when PAYSTACK_SECRET_KEY is set; test payments stay in the sandbox", () => {
+    expect(app.provider.providerFor(true).name).toBe("paystack");
+    expect(app.provider.providerFor(false).name).toBe("sandbox");
   });
 });
 

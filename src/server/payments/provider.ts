@@ -101,19 +101,46 @@ export function verifyPaystackSignature(secretKey: string, rawBody: string, sign
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
-/** Where new payments are made: Paystack when configured, else the sandbox. */
-export function activeProvider(): PaymentProvider {
-  return env.PAYSTACK_SECRET_KEY ? paystackProvider(env.PAYSTACK_SECRET_KEY, env.PAYSTACK_BASE_URL) : sandboxProvider;
+export type ProviderName = "sandbox" | "paystack";
+
+/**
+ * Who takes LIVE payments (and payouts): PAYMENTS_PROVIDER when set; else
+ * Paystack when its key is set; else the sandbox on the embedded database
+ * (the quick start); else nobody — a production deployment without a real
+ * provider does not sell real cover with test cards.
+ */
+export function liveProviderName(): ProviderName | null {
+  if (env.PAYMENTS_PROVIDER) return env.PAYMENTS_PROVIDER;
+  if (env.PAYSTACK_SECRET_KEY) return "paystack";
+  return env.DATABASE_URL ? null : "sandbox";
+}
+
+export const providerNotConfigured = () =>
+  new AppError(
+    "provider_not_configured",
+    "Live payments need a payment provider: set PAYSTACK_SECRET_KEY to take them with Paystack, or PAYMENTS_PROVIDER=sandbox for a demo deployment whose live mode takes the test cards. Test mode (a cd_test_ key, or the dashboard's test mode) always works.",
+  );
+
+const named = (name: ProviderName): PaymentProvider =>
+  name === "paystack" ? paystackProvider(env.PAYSTACK_SECRET_KEY!, env.PAYSTACK_BASE_URL) : sandboxProvider;
+
+/** Where new payments of a mode are made: test mode always in the sandbox, live mode with the live provider (409 without one). */
+export function providerFor(livemode: boolean): PaymentProvider {
+  if (!livemode) return sandboxProvider;
+  const name = liveProviderName();
+  if (!name) throw providerNotConfigured();
+  return named(name);
 }
 
 /**
  * The provider a payment was initialized with (its `provider` column), for
- * everything done to it afterwards; null when this deployment no longer offers
- * it. A payment never moves to another provider, and while a real provider is
- * configured the sandbox is offered to no one: its test cards would otherwise
- * buy real cover for free.
+ * everything done to it afterwards; null when its mode no longer offers it.
+ * A payment never moves to another provider. A test payment is always the
+ * sandbox's; a live one is the sandbox's only while the sandbox takes live
+ * payments: its test cards would otherwise buy real cover for free.
  */
-export function providerOf(payment: { provider: string }): PaymentProvider | null {
-  const active = activeProvider();
-  return payment.provider === active.name ? active : null;
+export function providerOf(payment: { provider: string }, livemode: boolean): PaymentProvider | null {
+  if (!livemode) return payment.provider === "sandbox" ? sandboxProvider : null;
+  const name = liveProviderName();
+  return name !== null && payment.provider === name ? named(name) : null;
 }

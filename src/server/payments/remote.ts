@@ -14,7 +14,8 @@ import { settlePayment } from "./settle";
  * fails the payment (nothing credited, no cover) and is logged for review.
  */
 export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
-  const provider = providerOf(row);
+  // Only live payments are made on a remote provider (test mode is always the sandbox's).
+  const provider = providerOf(row, true);
   if (!provider) {
     logger.warn({ reference: row.reference, provider: row.provider }, "payment provider not configured; left as is");
     return row;

@@ -101,7 +101,8 @@ export async function getPaymentDetail(actor: Actor, reference: string): Promise
     }),
     db.event.findMany({
       where: { organizationId: actor.organizationId, subject: reference },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      // One settlement writes its events in one transaction (one timestamp): payment.completed, then policy.*.
+      orderBy: [{ createdAt: "asc" }, { type: "asc" }, { id: "asc" }],
       take: MAX_EVENTS,
       select: { id: true, type: true, createdAt: true },
     }),

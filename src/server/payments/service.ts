@@ -1,13 +1,13 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import { assertCan, type Actor } from "@/server/actor";
+import { assertCan, isLive, type Actor } from "@/server/actor";
 import { toCoverage } from "@/server/coverages/service";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { findPolicy } from "@/server/policies/service";
 import { toPayment, newReference } from "./dto";
-import { activeProvider } from "./provider";
+import { providerFor } from "./provider";
 import { settleFromProvider } from "./remote";
 import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "./schemas";
 
@@ -21,7 +21,7 @@ export async function initializePayment(actor: Actor, input: InitializePaymentIn
   }
   if (!policy.isActive) throw new AppError("policy_inactive", "This policy is not on sale");
   const reference = newReference();
-  const provider = activeProvider();
+  const provider = providerFor(isLive(actor));
   const { authorizationUrl } = await provider.initialize({
     reference,
     amountMinor: policy.priceMinor,

@@ -15,7 +15,7 @@ import { env } from "@/server/env";
 import { recordEvent } from "@/server/events/record";
 import { logger } from "@/server/logger";
 import { toWithdrawal } from "@/server/withdrawals/service";
-import { activePayoutProvider, type PayoutProvider, type TransferResult } from "./provider";
+import { payoutProviderFor, type PayoutProvider, type TransferResult } from "./provider";
 import { sandboxTransferOutcome } from "./sandbox-transfers";
 import { settleWithdrawal } from "./settle";
 
@@ -26,7 +26,7 @@ const LEASE_MS = 60_000;
 /** Seconds before the next try after `attempts` failed calls: 30 s doubling, at most an hour. */
 export const payoutRetryDelayS = (attempts: number) => Math.min(30 * 2 ** Math.max(attempts - 1, 0), 3600);
 
-type Claimed = WithdrawalRow & { bankAccount: BankAccount };
+type Claimed = WithdrawalRow & { bankAccount: BankAccount; organization: { livemode: boolean } };
 
 /** Claims and handles the withdrawals that are due. Returns how many it handled. */
 export async function runDuePayouts(): Promise<number> {
@@ -45,7 +45,10 @@ export async function runDuePayouts(): Promise<number> {
     return due.map((d) => d.id);
   });
   if (ids.length === 0) return 0;
-  const rows = await db.withdrawal.findMany({ where: { id: { in: ids } }, include: { bankAccount: true } });
+  const rows = await db.withdrawal.findMany({
+    where: { id: { in: ids } },
+    include: { bankAccount: true, organization: { select: { livemode: true } } },
+  });
   await Promise.all(
     rows.map((row) =>
       handle(row).catch((err: unknown) => logger.error({ err, reference: row.reference }, "payout job failed on a withdrawal")),
@@ -61,8 +64,14 @@ async function handle(row: Claimed): Promise<void> {
     return;
   }
   if (row.status !== "pending") return;
-  const active = activePayoutProvider();
-  if (row.provider !== active.name) {
+  // A test withdrawal is always the sandbox's; a live one goes through the live provider.
+  let active: PayoutProvider | null = null;
+  try {
+    active = payoutProviderFor(row.organization.livemode);
+  } catch {
+    active = null;
+  }
+  if (!active || row.provider !== active.name) {
     if (row.provider === "sandbox") {
       // The sandbox never moved money, so failing (and refunding) it cannot pay twice.
       await settleWithdrawal(row.reference, "failed", "Sandbox payouts are not available on this platform any more");

@@ -59,6 +59,8 @@ let app: {
 beforeAll(async () => {
   const baseUrl = await paystack.start();
   vi.stubEnv("PAYSTACK_SECRET_KEY", SECRET);
+  // Live money through Paystack, not the sandbox the test config selects.
+  vi.stubEnv("PAYMENTS_PROVIDER", "");
   vi.stubEnv("PAYSTACK_BASE_URL", baseUrl);
   delete (globalThis as { __coverdeskEnv?: unknown }).__coverdeskEnv;
   const db = await import("@/server/db/client");

@@ -3,6 +3,7 @@
 // withdrawals' transfers). The sandbox is the default; Paystack is used when
 // PAYSTACK_SECRET_KEY is set, like payments.
 import { env } from "@/server/env";
+import { liveProviderName, providerNotConfigured, type ProviderName } from "@/server/payments/provider";
 import { paystackClient, startPaystackVerification } from "./paystack-recipient";
 import { paystackTransfer } from "./paystack-transfers";
 import { sandboxPayouts } from "./sandbox";
@@ -58,7 +59,20 @@ export function paystackPayouts(secretKey: string, baseUrl: string): PayoutProvi
   };
 }
 
-/** Paystack when configured, else the sandbox. */
-export function activePayoutProvider(): PayoutProvider {
-  return env.PAYSTACK_SECRET_KEY ? paystackPayouts(env.PAYSTACK_SECRET_KEY, env.PAYSTACK_BASE_URL) : sandboxPayouts;
+const named = (name: ProviderName): PayoutProvider =>
+  name === "paystack" ? paystackPayouts(env.PAYSTACK_SECRET_KEY!, env.PAYSTACK_BASE_URL) : sandboxPayouts;
+
+/**
+ * Where a mode's money goes out: test mode always through the sandbox (code
+ * SM11AA, payouts that settle themselves), live mode through the live
+ * provider (the same as payments'; 409 provider_not_configured without one).
+ */
+export function payoutProviderFor(livemode: boolean): PayoutProvider {
+  if (!livemode) return sandboxPayouts;
+  const name = liveProviderName();
+  if (!name) throw providerNotConfigured();
+  return named(name);
 }
+
+/** The live payout provider (tests and the payout job). */
+export const activePayoutProvider = (): PayoutProvider => payoutProviderFor(true);

@@ -103,7 +103,8 @@ export async function handleRestRequest(request: Request): Promise<Response> {
       response = jsonResponse(200, JSON.stringify(openApiDocument()), headers);
     } else {
       key = await authenticateApiKey(bearer(request));
-      const limit = await consumeRateLimit(key.organizationId, key.rateLimit);
+      // One limit per organization over its keys of both modes.
+      const limit = await consumeRateLimit(key.accountId, key.rateLimit);
       rateLimitHeaders(headers, limit);
       if (!limit.allowed) {
         headers.set("Retry-After", String(limit.resetSeconds));

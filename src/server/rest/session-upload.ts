@@ -10,7 +10,7 @@ import type { Actor } from "@/server/actor";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { resolveActiveMembership } from "@/server/organizations/service";
+import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { errorResponse, jsonResponse, match, readBody, validate } from "./handler";
 
@@ -52,7 +52,7 @@ export async function handleSessionUpload(request: Request): Promise<Response> {
     const member = await resolveActiveMembership(session.user.id, (session.user.activeOrganizationId as string | null) ?? null);
     if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
     organizationId = member.organizationId;
-    const actor: Actor = { organizationId: member.organizationId, userId: session.user.id, role: member.role };
+    const actor: Actor = await sessionActor(session.user.id, member, session.user.testMode === true);
     const body = await readBody(ep, request);
     const input = { params: validate(ep.params, params), query: undefined, body: validate(ep.body, body.value) };
     // Multipart endpoints act through `actor` only; none reads the key.

@@ -21,6 +21,7 @@ export async function currentSession() {
         role: member.role,
         can: capabilities({ organizationId: member.organizationId, userId: session.user.id, role: member.role }),
         platformAdmin,
+        livemode: session.user.testMode !== true,
       }
     : null;
   // platformAdmin also for a user without an organization (a platform operator needs none).

@@ -1,6 +1,6 @@
 import type { Organization } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
-import { assertCan, type Actor } from "@/server/actor";
+import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { notFound } from "@/server/errors";
 import type { Settings, UpdateSettingsInput } from "./schemas";
 
@@ -10,7 +10,7 @@ const toSettings = (org: Pick<Organization, "notifyEmail" | "notifySms" | "apiRa
 });
 
 export async function getSettings(actor: Actor): Promise<Settings> {
-  const org = await db.organization.findUnique({ where: { id: actor.organizationId } });
+  const org = await db.organization.findUnique({ where: { id: accountOf(actor) } });
   if (!org) throw notFound("Organization");
   return toSettings(org);
 }
@@ -19,7 +19,7 @@ export async function getSettings(actor: Actor): Promise<Settings> {
 export async function updateSettings(actor: Actor, input: UpdateSettingsInput): Promise<Settings> {
   assertCan(actor, "admin");
   const org = await db.organization.update({
-    where: { id: actor.organizationId },
+    where: { id: accountOf(actor) },
     data: {
       notifyEmail: input.notifications?.email,
       notifySms: input.notifications?.sms,

@@ -1,7 +1,7 @@
 // Email invitations: pending → accepted / cancelled / expired (7 days).
 // Tokens are single-use and stored only as hashes; resend issues a new one.
 import type { Invitation as InvitationRow, Prisma, User } from "@/generated/prisma/client";
-import { assertCan, type Actor } from "@/server/actor";
+import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
@@ -52,7 +52,7 @@ export async function listInvitations(actor: Actor, query: ListInvitationsQuery)
   const args = pageArgs(query);
   const rows = await db.invitation.findMany({
     ...args,
-    where: { organizationId: actor.organizationId, ...statusWhere(query.status), ...args.where },
+    where: { organizationId: accountOf(actor), ...statusWhere(query.status), ...args.where },
     include: withInviter,
   });
   return toPage(rows, query, toInvitation);
@@ -67,18 +67,18 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
   assertCan(actor, "admin");
   const token = newInvitationToken();
   const row = await db.$transaction(async (tx) => {
-    await lockOrganization(tx, actor.organizationId);
+    await lockOrganization(tx, accountOf(actor));
     const member = await tx.member.findFirst({
-      where: { organizationId: actor.organizationId, user: { email: { equals: input.email, mode: "insensitive" } } },
+      where: { organizationId: accountOf(actor), user: { email: { equals: input.email, mode: "insensitive" } } },
     });
     if (member) throw new AppError("already_member", `${input.email} is already a member of this organization`);
     const now = new Date();
     const pending = await tx.invitation.findFirst({
-      where: { organizationId: actor.organizationId, email: input.email, status: "pending", expiresAt: { gt: now } },
+      where: { organizationId: accountOf(actor), email: input.email, status: "pending", expiresAt: { gt: now } },
     });
     if (pending) throw new AppError("invitation_pending", `${input.email} already has a pending invitation; resend it instead`);
     const count = await tx.invitation.count({
-      where: { organizationId: actor.organizationId, status: "pending", expiresAt: { gt: now } },
+      where: { organizationId: accountOf(actor), status: "pending", expiresAt: { gt: now } },
     });
     if (count >= MAX_PENDING_INVITATIONS) {
       throw new AppError(
@@ -88,7 +88,7 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
     }
     return tx.invitation.create({
       data: {
-        organizationId: actor.organizationId,
+        organizationId: accountOf(actor),
         email: input.email,
         role: input.role,
         tokenHash: hashInvitationToken(token),
@@ -103,7 +103,7 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
 }
 
 async function findInvitation(actor: Actor, id: string): Promise<Row> {
-  const row = await db.invitation.findFirst({ where: { id, organizationId: actor.organizationId }, include: withInviter });
+  const row = await db.invitation.findFirst({ where: { id, organizationId: accountOf(actor) }, include: withInviter });
   if (!row) throw notFound("Invitation");
   return row;
 }
@@ -120,7 +120,7 @@ async function updatePending(
 ): Promise<Row> {
   const row = await findInvitation(actor, id);
   const { count } = await db.invitation.updateMany({
-    where: { id: row.id, organizationId: actor.organizationId, status: "pending", expiresAt: { gt: new Date() } },
+    where: { id: row.id, organizationId: accountOf(actor), status: "pending", expiresAt: { gt: new Date() } },
     data,
   });
   if (count === 0) {

@@ -1,7 +1,7 @@
 // The members of an organization: list, change role, remove. The OWNER is
 // exactly one, and can be neither demoted nor removed.
 import type { Member as MemberRow, User } from "@/generated/prisma/client";
-import { assertCan, type Actor } from "@/server/actor";
+import { accountOf, assertCan, type Actor } from "@/server/actor";
 import type { ApiKey } from "@/server/api-keys/schemas";
 import { toApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
@@ -26,14 +26,14 @@ export async function listMembers(actor: Actor, page: PageQuery): Promise<Page<M
   const args = pageArgs(page);
   const rows = await db.member.findMany({
     ...args,
-    where: { organizationId: actor.organizationId, ...args.where },
+    where: { organizationId: accountOf(actor), ...args.where },
     include: withUser,
   });
   return toPage(rows, page, toMember);
 }
 
 async function findMember(actor: Actor, memberId: string) {
-  const member = await db.member.findFirst({ where: { id: memberId, organizationId: actor.organizationId }, include: withUser });
+  const member = await db.member.findFirst({ where: { id: memberId, organizationId: accountOf(actor) }, include: withUser });
   if (!member) throw notFound("Member");
   return member;
 }
@@ -52,7 +52,7 @@ export async function activeApiKeysOfMember(actor: Actor, memberId: string): Pro
   assertCan(actor, "admin-read");
   const member = await findMember(actor, memberId);
   const rows = await db.apiKey.findMany({
-    where: { organizationId: actor.organizationId, createdById: member.userId, status: "active" },
+    where: { organizationId: accountOf(actor), createdById: member.userId, status: "active" },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 100,
   });
@@ -70,16 +70,16 @@ export async function removeMember(actor: Actor, memberId: string): Promise<{ re
   const member = await findMember(actor, memberId);
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner cannot be removed");
   const revoked = await db.$transaction(async (tx) => {
-    const { count } = await tx.member.deleteMany({ where: { id: member.id, organizationId: actor.organizationId } });
+    const { count } = await tx.member.deleteMany({ where: { id: member.id, organizationId: accountOf(actor) } });
     if (count === 0) throw notFound("Member");
     return tx.apiKey.updateManyAndReturn({
-      where: { organizationId: actor.organizationId, createdById: member.userId, status: "active" },
+      where: { organizationId: accountOf(actor), createdById: member.userId, status: "active" },
       data: { status: "revoked", revokedAt: new Date() },
     });
   });
   if (revoked.length > 0) {
     logger.info(
-      { organizationId: actor.organizationId, removedUserId: member.userId, revokedApiKeyIds: revoked.map((k) => k.id) },
+      { organizationId: accountOf(actor), removedUserId: member.userId, revokedApiKeyIds: revoked.map((k) => k.id) },
       "member removed: their API keys were revoked",
     );
   }

@@ -8,7 +8,7 @@ import { requirePlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
 import { AppError, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { resolveActiveMembership } from "@/server/organizations/service";
+import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { fieldErrors, publicExtra } from "@/server/rest/problem";
 import { assertSafeInput } from "@/server/text";
@@ -90,7 +90,7 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 export const orgProcedure = authedProcedure.use(async ({ ctx, next }) => {
   const member = await resolveActiveMembership(ctx.user.id, (ctx.user.activeOrganizationId as string | null) ?? null);
   if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
-  const actor: Actor = { organizationId: member.organizationId, userId: ctx.user.id, role: member.role };
+  const actor: Actor = await sessionActor(ctx.user.id, member, ctx.user.testMode === true);
   return next({ ctx: { ...ctx, actor } });
 });
 

@@ -62,12 +62,22 @@ async function readExcerpt(body: ReadableStream<Uint8Array> | null): Promise<str
   return Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8");
 }
 
+/**
+ * One attempt. `livemode` is the webhook's organization's (false for a test
+ * twin's): receivers tell test events from live ones by it, as with Stripe.
+ */
 export async function sendOnce(
   webhook: WebhookRow,
   event: EventPayload,
-  { resolve }: { resolve?: ResolveHost } = {},
+  { resolve, livemode }: { resolve?: ResolveHost; livemode: boolean },
 ): Promise<Outcome> {
-  const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
+  const body = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt.toISOString(),
+    livemode,
+    data: event.data,
+  });
   const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body);
   const base = { requestHeaders: headers, requestBody: body, gone: false, retryAfterS: null };
   const target = await resolveTarget(webhook.url, resolve);

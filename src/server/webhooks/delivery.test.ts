@@ -558,7 +558,7 @@ describe("what the app connects to, and reads back", () => {
     const resolve = vi.fn<ResolveHost>(async () => (++answers === 1 ? ["127.0.0.1"] : ["127.0.0.2"]));
     const webhook = await hook(actor, `http://hooks.rebind.test:${port}/coverdesk/hooks`, ["claim.submitted"]);
     const row = await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
-    const outcome = await sendOnce(row, { id: "evt_pinned", type: "ping", createdAt: new Date(), data: {} }, { resolve });
+    const outcome = await sendOnce(row, { id: "evt_pinned", type: "ping", createdAt: new Date(), data: {} }, { resolve, livemode: true });
     expect(outcome, String(outcome.error)).toMatchObject({ ok: true, responseStatus: 200 });
 
     expect(resolve.mock.calls).toEqual([["hooks.rebind.test"]]);

@@ -1,7 +1,7 @@
 // Webhook endpoints of an organization, their delivery log, test pings and
 // manual retries.
 import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "@/generated/prisma/client";
-import { assertCan, type Actor } from "@/server/actor";
+import { assertCan, isLive, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { newEventId } from "@/server/events/record";
@@ -138,7 +138,7 @@ export async function sendTestEvent(actor: Actor, id: string): Promise<WebhookDe
       dispatchedAt: new Date(),
     },
   });
-  const outcome = await sendOnce(webhook, event);
+  const outcome = await sendOnce(webhook, event, { livemode: isLive(actor) });
   return toDelivery(
     await db.$transaction(async (tx) => {
       if (outcome.gone) await disableGone(tx, webhook.id);
@@ -165,7 +165,7 @@ export async function retryDelivery(actor: Actor, deliveryId: string): Promise<W
   if (!delivery) throw notFound("Delivery");
   const event = await db.event.findFirst({ where: { id: delivery.eventId, organizationId: actor.organizationId } });
   if (!event) throw notFound("Event");
-  const outcome = await sendOnce(delivery.webhook, event as EventPayload);
+  const outcome = await sendOnce(delivery.webhook, event as EventPayload, { livemode: isLive(actor) });
   return toDelivery(
     await db.$transaction(async (tx) => {
       const last = await tx.webhookDelivery.aggregate({

@@ -64,7 +64,10 @@ export async function runDueTasks(): Promise<number> {
     return due.map((d) => d.id);
   });
   if (ids.length === 0) return 0;
-  const tasks = await db.webhookTask.findMany({ where: { id: { in: ids } }, include: { webhook: true } });
+  const tasks = await db.webhookTask.findMany({
+    where: { id: { in: ids } },
+    include: { webhook: { include: { organization: { select: { livemode: true } } } } },
+  });
   const events = await db.event.findMany({ where: { id: { in: tasks.map((t) => t.eventId) } } });
   const byId = new Map(events.map((e) => [e.id, e]));
 
@@ -75,7 +78,7 @@ export async function runDueTasks(): Promise<number> {
         await db.webhookTask.deleteMany({ where: { id: task.id } });
         return;
       }
-      const outcome = await sendOnce(task.webhook, event);
+      const outcome = await sendOnce(task.webhook, event, { livemode: task.webhook.organization.livemode });
       const retryAt = outcome.ok || outcome.gone ? null : nextRetryAt(task.nextAttempt, outcome.retryAfterS);
       await db.$transaction(async (tx) => {
         await logAttempt(tx, task.webhook, event, task.nextAttempt, outcome, retryAt);

@@ -4,14 +4,14 @@
 import crypto from "node:crypto";
 import type { Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import { assertCan, type Actor } from "@/server/actor";
+import { assertCan, isLive, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { env } from "@/server/env";
 import { AppError, notFound, validationError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { assertKybApproved } from "@/server/kyb/service";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import { activePayoutProvider } from "@/server/payouts/provider";
+import { payoutProviderFor } from "@/server/payouts/provider";
 import { MIN_WITHDRAWAL_MINOR, type ListWithdrawalsQuery, type Withdrawal, type WithdrawInput } from "./schemas";
 
 export const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
@@ -47,8 +47,8 @@ const insufficient = (available: bigint, currency: string) =>
   new AppError("insufficient_funds", `The available balance is ${formatMinor(available)} ${currency}`);
 
 /** Who pays it out; the sandbox after a delay (so "pending" can be seen), a real provider's job at once. */
-function payoutTiming(now: Date) {
-  const provider = activePayoutProvider().name;
+function payoutTiming(now: Date, livemode: boolean) {
+  const provider = payoutProviderFor(livemode).name;
   const delayMs = provider === "sandbox" ? env.PAYOUT_DELAY_SECONDS * 1000 : 0;
   return { provider, runAt: new Date(now.getTime() + delayMs) };
 }
@@ -87,7 +87,7 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
           currency: org.currency,
           reference,
           createdAt: now,
-          ...payoutTiming(now),
+          ...payoutTiming(now, isLive(actor)),
         },
       });
       await tx.ledgerTransaction.create({

@@ -14,6 +14,7 @@ import { ChangePasswordDialog } from "./change-password-dialog";
 import { MeProvider, useMe } from "./me";
 import { navFor } from "./nav";
 import { OrgSwitcher } from "./org-switcher";
+import { TestModeBanner, TestModeSwitch } from "./test-mode";
 
 export function Shell({ user, me, children }: { user: { name: string; email: string }; me: Me; children: ReactNode }) {
   return (
@@ -131,13 +132,19 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
           <Logo />
         </Link>
         <OrgSwitcher />
+        <TestModeSwitch />
         <div className="flex-1">{nav}</div>
         {account}
       </aside>
 
       <header className="sticky top-0 z-30 flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 lg:hidden">
-        <Link href="/">
+        <Link href="/" className="flex items-center gap-2">
           <Logo />
+          {!me.livemode && (
+            <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold uppercase text-amber-900 ring-1 ring-amber-600">
+              Test
+            </span>
+          )}
         </Link>
         <button type="button" onClick={() => setOpen(true)} aria-label="Open menu" className="rounded-md p-2 hover:bg-slate-100">
           <Menu className="h-5 w-5" />
@@ -159,6 +166,7 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
               </button>
             </div>
             <OrgSwitcher />
+            <TestModeSwitch />
             <div className="flex-1">{nav}</div>
             {account}
           </div>
@@ -167,9 +175,12 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
 
       <ChangePasswordDialog email={user.email} open={changingPassword} onOpenChange={setChangingPassword} />
 
-      <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
-        <div className="mx-auto max-w-5xl">{children}</div>
-      </main>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <TestModeBanner />
+        <main className="min-w-0 flex-1 px-4 py-6 sm:px-8 sm:py-8">
+          <div className="mx-auto max-w-5xl">{children}</div>
+        </main>
+      </div>
     </div>
   );
 }

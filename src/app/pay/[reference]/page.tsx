@@ -14,7 +14,7 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
   const checkout = await getCheckout(reference);
   if (!checkout) notFound();
   return (
-    <Frame sandbox={checkout.payOn === "card"}>
+    <Frame sandbox={checkout.payOn === "card"} test={!checkout.livemode}>
       <p className="text-sm text-slate-500">{checkout.business.name}</p>
       <h1 className="mt-1 text-xl font-semibold">{checkout.policy.name}</h1>
       <p className="mt-1 text-sm capitalize text-slate-600">
@@ -41,10 +41,28 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
   );
 }
 
-function Frame({ children, sandbox }: { children: ReactNode; sandbox: boolean }) {
+function Frame({ children, sandbox, test }: { children: ReactNode; sandbox: boolean; test: boolean }) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-10">
       <Logo />
+      {test && (
+        <div
+          role="note"
+          data-testid="checkout-test-banner"
+          className="mt-6 w-full max-w-md rounded-lg border-2 border-amber-500 bg-amber-100 px-4 py-3 text-sm text-amber-950"
+        >
+          <p className="font-bold uppercase tracking-wide">Test payment</p>
+          <p className="mt-1">No real money moves and no real cover is bought. Use a test card:</p>
+          <ul className="mt-1 list-disc pl-5">
+            <li>
+              <span className="font-mono">4242 4242 4242 4242</span> pays
+            </li>
+            <li>
+              <span className="font-mono">4000 0000 0000 0002</span> is declined
+            </li>
+          </ul>
+        </div>
+      )}
       <div className="mt-8 w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
       <p className="mt-6 text-xs text-slate-500">Secure checkout by Coverdesk{sandbox ? " · sandbox" : ""}</p>
     </main>

@@ -1,5 +1,5 @@
 import { z } from "@/lib/messages";
-import { capabilities } from "@/server/actor";
+import { capabilities, isLive } from "@/server/actor";
 import { isPlatformAdmin } from "@/server/admin/service";
 import {
   CreateOrganizationInput,
@@ -13,6 +13,7 @@ import {
   currencyLock,
   getOrganization,
   listOrganizations,
+  setDashboardMode,
   switchOrganization,
   updateOrganization,
 } from "@/server/organizations/service";
@@ -26,7 +27,13 @@ export const organizationsRouter = router({
     role: ctx.actor.role,
     can: capabilities(ctx.actor),
     platformAdmin: await isPlatformAdmin(ctx.user.id),
+    livemode: isLive(ctx.actor),
   })),
+  /** Test mode on or off for this user: the dashboard then shows the test twin's data. */
+  setMode: authedProcedure
+    .input(z.strictObject({ livemode: z.boolean() }))
+    .output(z.object({ livemode: z.boolean() }))
+    .mutation(async ({ ctx, input }) => ({ livemode: await setDashboardMode(ctx.user.id, input.livemode) })),
   /** Why the currency can no longer change (null while it can), for the profile form. */
   currencyLock: orgProcedure
     .output(z.object({ reason: z.string().nullable() }))

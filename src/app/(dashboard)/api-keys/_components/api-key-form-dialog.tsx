@@ -10,8 +10,14 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { CreateApiKeyInput, type ApiKey, type ApiKeyWithSecret } from "@/server/api-keys/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { useMe } from "../../_components/me";
 
 type Values = z.input<typeof CreateApiKeyInput>;
+
+const MODES = [
+  { value: "live", label: "Live", hint: "cd_live_…: real payments and data" },
+  { value: "test", label: "Test", hint: "cd_test_…: test data and sandbox money, kept apart" },
+] as const;
 
 const PERMISSIONS = [
   { value: "read", label: "Read", hint: "GET requests: list and view" },
@@ -64,12 +70,15 @@ function ApiKeyForm({
   onUpdated: () => void;
 }) {
   const trpc = useTRPC();
+  const me = useMe();
   const create = useMutation(trpc.apiKeys.create.mutationOptions());
   const update = useMutation(trpc.apiKeys.update.mutationOptions());
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
     resolver: zodResolver(CreateApiKeyInput),
-    defaultValues: apiKey ? { name: apiKey.name, permissions: apiKey.permissions } : { name: "", permissions: ["read", "write"] },
+    defaultValues: apiKey
+      ? { name: apiKey.name, permissions: apiKey.permissions }
+      : { name: "", permissions: ["read", "write"], mode: me.livemode ? "live" : "test" },
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -77,7 +86,8 @@ function ApiKeyForm({
     setFormError(null);
     try {
       if (apiKey) {
-        await update.mutateAsync({ id: apiKey.id, data: values });
+        // A key keeps its mode: only its name and permissions change.
+        await update.mutateAsync({ id: apiKey.id, data: { name: values.name, permissions: values.permissions } });
         onUpdated();
       } else {
         onCreated(await create.mutateAsync(values));
@@ -98,6 +108,25 @@ function ApiKeyForm({
       <Field id="key-name" label="Name" hint="For example “Website checkout” or “Back office”." error={errors.name?.message}>
         <Input id="key-name" autoFocus aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>
+      {!apiKey && (
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-700">Mode</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {MODES.map((m) => (
+              <label
+                key={m.value}
+                className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50"
+              >
+                <input type="radio" value={m.value} className="mt-0.5 h-4 w-4 accent-brand-600" {...form.register("mode")} />
+                <span>
+                  <span className="block text-sm font-medium">{m.label}</span>
+                  <span className="block text-xs text-slate-600">{m.hint}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-slate-700">Permissions</legend>
         <Controller

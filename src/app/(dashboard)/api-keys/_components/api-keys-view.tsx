@@ -98,6 +98,7 @@ export function ApiKeysView() {
                 <div className="min-w-0 space-y-1">
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{key.name}</span>
+                    <Badge tone={key.mode === "test" ? "amber" : "slate"}>{key.mode === "test" ? "test" : "live"}</Badge>
                     <Badge tone={key.status === "active" ? "green" : "red"}>{key.status}</Badge>
                     {key.permissions.map((p) => (
                       <Badge key={p} tone="blue">
