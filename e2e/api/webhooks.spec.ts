@@ -71,7 +71,9 @@ function verified(secret: string, r: ReceivedRequest) {
   expect(r.headers["webhook-id"]).toBe(body.id);
   expect(r.headers["x-coverdesk-event"]).toBe(body.type);
   expect(r.headers["content-type"]).toBe("application/json");
-  expect(Object.keys(body)).toEqual(["id", "type", "createdAt", "data"]);
+  expect(Object.keys(body)).toEqual(["id", "type", "createdAt", "livemode", "data"]);
+  // These specs use live keys; test-mode events say false (test-mode.spec.ts).
+  expect(body.livemode).toBe(true);
   expect(body.createdAt).toMatch(ISO);
   return body as { id: string; type: string; createdAt: string; data: any };
 }

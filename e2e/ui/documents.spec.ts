@@ -202,7 +202,7 @@ test("a MEMBER sees documents and KYB read-only", async ({ browser }) => {
     await expect(row).toContainText("1 page", { timeout: 60_000 });
     await expect(row.getByRole("link", { name: "Download Broker licence 2026" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Upload certificate" })).toHaveCount(0);
-    await expect(page.getByRole("switch")).toHaveCount(0);
+    await expect(page.getByRole("main").getByRole("switch")).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^Delete/ })).toHaveCount(0);
     // Judged (axe, no sideways scroll) and shot at both widths once.
     if (width === 1280) await checkPage(page, "member-documents", row);

@@ -98,7 +98,7 @@ export function openApiDocument() {
       title: "Coverdesk API",
       version: "1.0.0",
       description:
-        "Business insurance: policies, payments, claims, payouts and webhooks. Authenticate with `Authorization: Bearer <API key>`; create keys in the dashboard under API keys. Errors are RFC 9457 problem details.",
+        "Business insurance: policies, payments, claims, payouts and webhooks. Authenticate with `Authorization: Bearer <API key>`; create keys in the dashboard under API keys. `cd_test_` keys work on the organization's test data with sandbox money (test card 4242 4242 4242 4242), kept apart from live data (`cd_live_` keys); every webhook event carries `livemode`. Errors are RFC 9457 problem details.",
     },
     servers: [{ url: `${env.APP_URL}/api/v1` }],
     security: [{ bearerAuth: [] }],

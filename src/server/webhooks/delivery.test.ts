@@ -153,9 +153,15 @@ describe("what a receiver gets", () => {
     expect(rx.requests).toHaveLength(1);
     const [req] = rx.requests as [Received];
     const body = json(req);
-    expect(Object.keys(body)).toEqual(["id", "type", "createdAt", "data"]);
+    expect(Object.keys(body)).toEqual(["id", "type", "createdAt", "livemode", "data"]);
     const event = await db.event.findUniqueOrThrow({ where: { id: body.id } });
-    expect(body).toEqual({ id: event.id, type: "claim.submitted", createdAt: event.createdAt.toISOString(), data: submitted });
+    expect(body).toEqual({
+      id: event.id,
+      type: "claim.submitted",
+      createdAt: event.createdAt.toISOString(),
+      livemode: true,
+      data: submitted,
+    });
     expect(body.id).toMatch(/^evt_[A-Za-z0-9_-]{16}$/);
 
     expect(req.headers["content-type"]).toBe("application/json");

@@ -9,18 +9,16 @@ import { FlaskConical } from "lucide-react";
 import { usePathname } from "next/navigation";
 import { toast } from "sonner";
 import { Switch } from "@/components/ui/switch";
-import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "./me";
 
 function useSetMode() {
   const trpc = useTRPC();
-  const go = useFreshNavigation();
   const pathname = usePathname();
   const set = useMutation(
     trpc.organizations.setMode.mutationOptions({
-      // Every cached list belongs to the other mode now: drop them all and re-render the shell.
-      onSuccess: () => go(detailPage(pathname) ? listOf(pathname) : pathname),
+      // Everything on screen and in the cache belongs to the other mode now: load the page afresh.
+      onSuccess: () => window.location.assign(detailPage(pathname) ? listOf(pathname) : pathname),
       onError: (err) => toast.error(errorInfo(err).message),
     }),
   );

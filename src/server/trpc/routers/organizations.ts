@@ -1,5 +1,5 @@
 import { z } from "@/lib/messages";
-import { capabilities, isLive } from "@/server/actor";
+import { accountOf, capabilities, isLive } from "@/server/actor";
 import { isPlatformAdmin } from "@/server/admin/service";
 import {
   CreateOrganizationInput,
@@ -21,7 +21,8 @@ import { authedProcedure, orgProcedure, router } from "../init";
 
 export const organizationsRouter = router({
   list: authedProcedure.output(OrganizationList).query(({ ctx }) => listOrganizations(ctx.user.id, { limit: 100 })),
-  current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(ctx.user.id, ctx.actor.organizationId)),
+  // The live organization in both modes: its profile is shared.
+  current: orgProcedure.output(Organization).query(({ ctx }) => getOrganization(ctx.user.id, accountOf(ctx.actor))),
   /** The user's role in the active organization and what it lets them do: the dashboard shows only that. */
   me: orgProcedure.output(Me).query(async ({ ctx }) => ({
     role: ctx.actor.role,
