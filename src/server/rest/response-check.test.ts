@@ -10,6 +10,7 @@ import { responseMismatches } from "./response-check";
 const key = {
   id: "k1",
   name: "CI",
+  mode: "live",
   permissions: ["read"],
   prefix: "cd_live_abcd",
   status: "active",

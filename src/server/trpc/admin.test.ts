@@ -127,6 +127,7 @@ describe("admin procedures", () => {
       role: "OWNER",
       can: { manage: true, admin: true, adminRead: true },
       platformAdmin: false,
+      livemode: true,
     });
     await db.user.update({ where: { id: user.id }, data: { platformAdmin: true } });
     expect(await caller.organizations.me()).toMatchObject({ role: "OWNER", platformAdmin: true });
