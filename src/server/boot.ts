@@ -5,9 +5,13 @@
 export async function boot(): Promise<void> {
   try {
     // Requests Next cannot route (unknown methods, malformed paths) are answered before they reach it.
-    const { installHttpGuard } = await import("./http-guard");
+    const { installHttpGuard, serveApiDirectly } = await import("./http-guard");
     installHttpGuard();
-    const { startNodeServer } = await import("./lifecycle");
+    const { startNodeServer, tracked } = await import("./lifecycle");
+    // /api/v1 is answered from the HTTP server, before Next's routing (src/app/api/v1 stays as the
+    // fallback for a server this hook does not see).
+    const { handleRestRequest } = await import("./rest/handler");
+    serveApiDirectly((request) => tracked(() => handleRestRequest(request)));
     startNodeServer().catch(exitOnStartupFailure);
   } catch (err) {
     exitOnStartupFailure(err);

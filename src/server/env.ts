@@ -109,6 +109,9 @@ const schema = z.object({
     }),
   WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000),
   WEBHOOK_WORKER: bool(true),
+  // How long an instance trusts what it read of an API key (revocation, role and limit changes
+  // made through another instance show within this; this instance forgets at once). 0: no cache.
+  API_KEY_CACHE_MS: int(5_000, 0, 60_000),
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
   // Tests only: check every REST answer against its declared response schema (500 on a mismatch).
   VALIDATE_RESPONSES: bool(false),

@@ -8,7 +8,8 @@
 // API paths answer problem+json with a request id; pages render the app's
 // not-found page.
 import http from "node:http";
-import type { Duplex } from "node:stream";
+import { Readable, type Duplex } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { requestIdOf } from "@/server/request-id";
@@ -118,7 +119,77 @@ function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse
   } as typeof writeHead;
 }
 
-const g = globalThis as unknown as { __coverdeskHttpGuard?: boolean };
+/** The REST API, served straight from the HTTP server (see `serveApi`). */
+export type ApiHandler = (request: Request) => Promise<Response>;
+/** Headers next.config.js gives every answer; the API path answers them itself. */
+const API_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "DENY",
+};
+const API_V1 = "/api/v1/";
+
+const g = globalThis as unknown as { __coverdeskHttpGuard?: boolean; __coverdeskApiHandler?: ApiHandler };
+
+/**
+ * Hands /api/v1 requests to the REST handler directly — one process, one
+ * port, but none of Next's routing, rendering and header machinery per API
+ * call (the REST adapter is framework-free and needs none of it).
+ */
+export function serveApiDirectly(handler: ApiHandler): void {
+  g.__coverdeskApiHandler = handler;
+}
+
+function toRequest(req: http.IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  const method = req.method ?? "GET";
+  const bodyless = method === "GET" || method === "HEAD";
+  return new Request(`http://${API_HOST}${req.url ?? "/"}`, {
+    method,
+    headers,
+    body: bodyless ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>),
+    // @ts-expect-error -- Node's fetch needs it for a streamed body; the DOM types do not know it.
+    duplex: bodyless ? undefined : "half",
+  });
+}
+/** The REST handler never builds absolute links from the request (APP_URL does); a fixed host keeps a hostile Host header out. */
+const API_HOST = "api.internal";
+
+async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  let response: Response;
+  try {
+    response = await handler(toRequest(req));
+  } catch (err) {
+    const requestId = requestIdOf(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") }));
+    logger.error({ err, requestId, method: req.method }, "unhandled error before the REST handler");
+    const body = problemBody(new AppError("internal_error"), requestId);
+    res.writeHead(500, { ...API_HEADERS, "Content-Type": PROBLEM_CONTENT_TYPE, "X-Request-Id": requestId });
+    res.end(body);
+    return;
+  }
+  res.statusCode = response.status;
+  for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
+  for (const [name, value] of response.headers) res.setHeader(name, value);
+  if (!response.body || req.method === "HEAD") {
+    res.end();
+    void response.body?.cancel().catch(() => {});
+    return;
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("json")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+    return;
+  }
+  // Files stream through.
+  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream), res).catch(() => res.destroy());
+}
 
 /** Hooks every Node HTTP server of this process (once) so that the guard runs before Next. */
 export function installHttpGuard(): void {
@@ -136,6 +207,11 @@ export function installHttpGuard(): void {
       }
       if (verdict.kind === "not_found_page") req.url = NOT_FOUND_PATH;
       closeWhenBodyUnread(req, res);
+      const api = g.__coverdeskApiHandler;
+      if (api && req.url?.startsWith(API_V1)) {
+        void serveApi(api, req, res);
+        return true;
+      }
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as typeof emit;

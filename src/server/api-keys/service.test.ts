@@ -6,7 +6,18 @@ import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { generateApiKey, hashApiKey, looksLikeApiKey, sameHash } from "./secret";
-import { authenticateApiKey, createApiKey, keyActor, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "./service";
+import { updateSettings } from "@/server/settings/service";
+import { removeMember, updateMemberRole } from "@/server/team/members";
+import {
+  authenticateApiKey,
+  createApiKey,
+  forgetApiKeys,
+  keyActor,
+  listApiKeys,
+  regenerateApiKey,
+  revokeApiKey,
+  updateApiKey,
+} from "./service";
 
 const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("hex");
 
@@ -146,7 +157,9 @@ describe("a key never does more than its creator may do now", () => {
     });
     await createApiKey(before, { name: "Allowed while admin", permissions: ["read"] });
 
+    // Changed behind this instance's back (another instance): seen once its cache entry expires.
     await db.member.update({ where: membership(org.id, admin.user.id), data: { role: "MEMBER" } });
+    forgetApiKeys();
     const after = keyActor(await authenticateApiKey(created.key));
     expect(after.role).toBe("MEMBER");
     await expectAppError(createApiKey(after, { name: "Refused", permissions: ["read"] }), "forbidden");
@@ -161,7 +174,7 @@ describe("a key never does more than its creator may do now", () => {
     const created = await createApiKey(admin.actor, { name: "Orphan", permissions: ["read", "write"] });
     await db.member.delete({ where: membership(org.id, admin.user.id) });
 
-    const key = await authenticateApiKey(created.key);
+    const key = await authenticateApiKey(created.key, 0);
     expect(key.creatorRole).toBeNull();
     const err = (() => {
       try {
@@ -180,6 +193,60 @@ describe("a key never does more than its creator may do now", () => {
     const created = await createApiKey(admin.actor, { name: "Gone", permissions: ["read", "write"] });
     await db.user.delete({ where: { id: admin.user.id } });
     await expectAppError(authenticateApiKey(created.key), "invalid_api_key");
+  });
+});
+
+describe("the instance's key cache", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("a change made elsewhere shows once the entry expires; unknown keys are remembered as unknown", async () => {
+    const { actor } = await ownerWithOrganization();
+    const created = await createApiKey(actor, { name: "Cached", permissions: ["read"] });
+    expect((await authenticateApiKey(created.key, 300)).id).toBe(created.id);
+    // Revoked by another instance (straight in the database): this one still trusts its entry…
+    await db.apiKey.update({ where: { id: created.id }, data: { status: "revoked", revokedAt: new Date() } });
+    expect((await authenticateApiKey(created.key, 300)).id).toBe(created.id);
+    // …until it expires.
+    await sleep(350);
+    await expectAppError(authenticateApiKey(created.key, 300), "revoked_api_key");
+    const unknown = generateApiKey();
+    await expectAppError(authenticateApiKey(unknown, 300), "invalid_api_key");
+    await expectAppError(authenticateApiKey(unknown, 300), "invalid_api_key");
+  });
+
+  it("a change made through this instance shows at once: revoke, regenerate, permissions, role, removal, rate limit", async () => {
+    const long = 60_000;
+    const { org, actor } = await ownerWithOrganization();
+    const admin = await addMember(org.id, "ADMIN");
+
+    const revoked = await createApiKey(actor, { name: "Revoked", permissions: ["read"] });
+    await authenticateApiKey(revoked.key, long);
+    await revokeApiKey(actor, revoked.id);
+    await expectAppError(authenticateApiKey(revoked.key, long), "revoked_api_key");
+
+    const regenerated = await createApiKey(actor, { name: "Regenerated", permissions: ["read"] });
+    await authenticateApiKey(regenerated.key, long);
+    await regenerateApiKey(actor, regenerated.id);
+    await expectAppError(authenticateApiKey(regenerated.key, long), "invalid_api_key");
+
+    const narrowed = await createApiKey(actor, { name: "Narrowed", permissions: ["read", "write"] });
+    await authenticateApiKey(narrowed.key, long);
+    await updateApiKey(actor, narrowed.id, { permissions: ["read"] });
+    expect((await authenticateApiKey(narrowed.key, long)).permissions).toEqual(["read"]);
+
+    const adminKey = await createApiKey(admin.actor, { name: "Admin's", permissions: ["read", "write"] });
+    expect((await authenticateApiKey(adminKey.key, long)).creatorRole).toBe("ADMIN");
+    const member = await db.member.findUniqueOrThrow({
+      where: { organizationId_userId: { organizationId: org.id, userId: admin.user.id } },
+    });
+    await updateMemberRole(actor, member.id, "MEMBER");
+    expect((await authenticateApiKey(adminKey.key, long)).creatorRole).toBe("MEMBER");
+
+    await updateSettings(actor, { api: { rateLimit: 42 } });
+    expect((await authenticateApiKey(adminKey.key, long)).rateLimit).toBe(42);
+
+    await removeMember(actor, member.id);
+    await expectAppError(authenticateApiKey(adminKey.key, long), "revoked_api_key");
   });
 });
 

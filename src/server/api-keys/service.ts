@@ -1,6 +1,7 @@
 import type { ApiKey as ApiKeyRow } from "@/generated/prisma/client";
 import type { Role } from "@/generated/prisma/enums";
 import { db } from "@/server/db/client";
+import { env } from "@/server/env";
 import { accountOf, assertCan, isLive, type Actor, type KeyPermission } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
@@ -77,6 +78,7 @@ export async function updateApiKey(actor: Actor, id: string, input: UpdateApiKey
     where: { id: row.id },
     data: { name: input.name, permissions: input.permissions ? normalize(input.permissions) : undefined },
   });
+  forgetApiKeys();
   return toApiKey(updated);
 }
 
@@ -86,6 +88,7 @@ export async function revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
   const row = await findKey(actor, id);
   if (row.status === "revoked") return toApiKey(row);
   const updated = await db.apiKey.update({ where: { id: row.id }, data: { status: "revoked", revokedAt: new Date() } });
+  forgetApiKeys();
   return toApiKey(updated);
 }
 
@@ -99,6 +102,7 @@ export async function regenerateApiKey(actor: Actor, id: string): Promise<ApiKey
     where: { id: row.id },
     data: { keyHash: hashApiKey(key), prefix: keyPrefix(key) },
   });
+  forgetApiKeys();
   return { ...toApiKey(updated), key };
 }
 
@@ -131,10 +135,54 @@ interface KeyRow {
   rateLimit: number;
 }
 
-/** Checks a presented key. Throws 401 with the precise reason. */
-export async function authenticateApiKey(presented: string): Promise<AuthenticatedKey> {
+// What this instance read of each presented key (by hash), for API_KEY_CACHE_MS:
+// an active key with its role and limit, or why it was refused. Anything that
+// changes a key, a member or the rate limit here forgets it all at once
+// (`forgetApiKeys`); a change made through another instance shows when the
+// entry expires. Unknown hashes are remembered too (a secret is random: a key
+// created later has a hash nobody presented), bounded so a flood of garbage
+// keys cannot grow it without end.
+interface CachedKey {
+  until: number;
+  key?: AuthenticatedKey;
+  refused?: "invalid_api_key" | "revoked_api_key";
+}
+const MAX_CACHED_KEYS = 10_000;
+const gk = globalThis as unknown as { __coverdeskKeyCache?: Map<string, CachedKey> };
+const keyCache = (gk.__coverdeskKeyCache ??= new Map());
+
+/** Drops every cached key of this instance: call after a change to keys, members or the rate limit. */
+export function forgetApiKeys(): void {
+  keyCache.clear();
+}
+
+function remember(hash: string, entry: Omit<CachedKey, "until">, cacheMs: number) {
+  if (cacheMs <= 0) return;
+  if (keyCache.size >= MAX_CACHED_KEYS) keyCache.delete(keyCache.keys().next().value!);
+  keyCache.set(hash, { ...entry, until: Date.now() + cacheMs });
+}
+
+/** Checks a presented key (from this instance's cache when fresh). Throws 401 with the precise reason. */
+export async function authenticateApiKey(presented: string, cacheMs = env.API_KEY_CACHE_MS): Promise<AuthenticatedKey> {
   if (!looksLikeApiKey(presented)) throw new AppError("invalid_api_key");
   const hash = hashApiKey(presented);
+  const cached = keyCache.get(hash);
+  if (cached && cached.until > Date.now()) {
+    if (cached.refused) throw new AppError(cached.refused);
+    touchLastUsed(cached.key!.id, null);
+    return cached.key!;
+  }
+  const key = await lookUpApiKey(hash).catch((err: unknown) => {
+    if (err instanceof AppError && (err.code === "invalid_api_key" || err.code === "revoked_api_key")) {
+      remember(hash, { refused: err.code }, cacheMs);
+    }
+    throw err;
+  });
+  remember(hash, { key }, cacheMs);
+  return key;
+}
+
+async function lookUpApiKey(hash: string): Promise<AuthenticatedKey> {
   // One statement: the key, its organization's rate limit and test twin, and its creator's current role there.
   const [row] = await db.$queryRaw<KeyRow[]>`
     SELECT k.id, k."organizationId", k.mode, t.id AS "testOrganizationId", k."createdById", m.role::text AS "creatorRole",

@@ -2,7 +2,7 @@
 // order of checks, idempotency under concurrency, the per-organization rate limit.
 import { describe, expect, it } from "vitest";
 import type { KeyPermission } from "@/server/actor";
-import { createApiKey, revokeApiKey } from "@/server/api-keys/service";
+import { createApiKey, forgetApiKeys, revokeApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
 import { updateSettings } from "@/server/settings/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
@@ -183,7 +183,9 @@ describe("user-scoped /organizations calls", () => {
     const { key } = await createApiKey(adminActor, { name: "Admin's key", permissions: ["read", "write"] });
     expect((await call("/organizations", { key })).status).toBe(200);
 
+    // Removed behind this instance's back (e.g. by another instance): seen once its key cache entry expires.
     await db.member.delete({ where: { organizationId_userId: { organizationId: org.id, userId: admin.id } } });
+    forgetApiKeys();
     const res = await call("/organizations", { key });
     expect(res.status).toBe(403);
     expect((await problemOf(res)).code).toBe("forbidden");
@@ -197,6 +199,7 @@ describe("user-scoped /organizations calls", () => {
       where: { organizationId_userId: { organizationId: org.id, userId: user.id } },
       data: { role: "MEMBER" },
     });
+    forgetApiKeys();
 
     const res = await call(`/organizations/${org.id}`, { key, method: "PUT", body: JSON.stringify({ name: "Taken over" }) });
     expect(res.status).toBe(403);

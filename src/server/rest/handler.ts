@@ -15,6 +15,7 @@ import { logger } from "@/server/logger";
 import { decodeCursor } from "@/server/pagination";
 import { requestIdOf } from "@/server/request-id";
 import { assertSafeInput } from "@/server/text";
+import { wakeWorker } from "@/server/webhooks/worker";
 import type { AnyEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from "./idempotency";
@@ -127,6 +128,8 @@ export async function handleRestRequest(request: Request): Promise<Response> {
   }
   status = response.status;
   const durationMs = performance.now() - started;
+  // A change answered: its events are committed, deliver them now.
+  if (method !== "GET" && status < 400) wakeWorker();
   // Metered once the key is known (a request without a valid key belongs to no organization).
   if (key) {
     recordApiRequest({

@@ -1,10 +1,21 @@
 // Requests per minute per organization over all its keys, counted in a fixed
-// one-minute window in a store every app instance shares: Redis when
-// REDIS_URL is set, else the database. The same counters serve the sign-in
-// limits (src/server/session/sign-in-limit.ts) under keys of their own.
+// one-minute window. The REST limit (`apiLimiter`) costs no database round
+// trip per request:
+// - Redis when REDIS_URL is set (one INCR per request, exact across instances);
+// - in process with the embedded database (one process owns it: exact);
+// - on PostgreSQL without Redis, counted in process and written in batches
+//   (`batchedLimiter`): far from the limit each instance keeps at most a
+//   twentieth of the limit unwritten, flushing every 100 ms; within a tenth
+//   of the limit, every request goes to the database and is decided on the
+//   shared count. Two instances are therefore exact; each further instance
+//   can let through at most 5 % more. Counts not yet written when a process
+//   dies are lost (at most that twentieth).
+// The same shared counters (`activeCounter`: Redis or the database, exact)
+// serve the sign-in limits (src/server/session/sign-in-limit.ts).
 import { Redis } from "ioredis";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
+import { logger } from "@/server/logger";
 
 const WINDOW_S = 60;
 
@@ -53,20 +64,175 @@ export const activeCounter = () =>
     ? redisCounter(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }))
     : databaseCounter);
 
+const resultOf = (limit: number, count: number, windowStart: number, now: number): RateLimitResult => ({
+  limit,
+  remaining: Math.max(0, limit - count),
+  resetSeconds: Math.max(1, Math.ceil(windowStart + WINDOW_S - now)),
+  allowed: count <= limit,
+});
+
+/** Counts one request of `key` against `limit` per minute. */
+export type RateLimiter = (key: string, limit: number) => Promise<RateLimitResult>;
+
+/** A limiter over a shared exact counter: one round trip per request. */
+export const counterLimiter =
+  (counter: WindowCounter): RateLimiter =>
+  async (key, limit) => {
+    const now = Date.now() / 1000;
+    const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
+    return resultOf(limit, await counter(key, windowStart), windowStart, now);
+  };
+
+/** Exact for one process (the embedded database has exactly one). */
+export function memoryLimiter(): RateLimiter {
+  const counts = new Map<string, number>();
+  let window = 0;
+  return async (key, limit) => {
+    const now = Date.now() / 1000;
+    const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
+    if (windowStart !== window) {
+      counts.clear();
+      window = windowStart;
+    }
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
+    return resultOf(limit, count, windowStart, now);
+  };
+}
+
+interface Tally {
+  windowStart: number;
+  /** The shared count as of this instance's last write. */
+  known: number;
+  /** Requests allowed here and not yet written. */
+  pending: number;
+  /** Requests being written now (counted until the database answers). */
+  writing: number;
+}
+
+/** Adds many keys' counts in one statement; answers each key's shared count. */
+export type BatchWriter = (rows: { key: string; windowStart: number; by: number }[]) => Promise<Map<string, number>>;
+
+export const databaseBatchWriter: BatchWriter = async (rows) => {
+  const out = new Map<string, number>();
+  if (rows.length === 0) return out;
+  const result = await db.$queryRaw<{ organizationId: string; count: number }[]>`
+    INSERT INTO rate_limit_window ("organizationId", "windowStart", count)
+    SELECT k, to_timestamp(w) AT TIME ZONE 'UTC', b
+    FROM unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.windowStart)}::int[], ${rows.map((r) => r.by)}::int[]) AS t(k, w, b)
+    ON CONFLICT ("organizationId", "windowStart") DO UPDATE SET count = rate_limit_window.count + EXCLUDED.count
+    RETURNING "organizationId", count`;
+  for (const r of result) out.set(r.organizationId, Number(r.count));
+  return out;
+};
+
+/**
+ * Counts in process, writes in batches (see the top of this file). `flushMs`
+ * 0 flushes only when asked (tests).
+ */
+export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs = 100) {
+  const tallies = new Map<string, Tally>();
+  let flushing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const flush = async (): Promise<void> => {
+    if (flushing) return flushing;
+    const rows: { key: string; windowStart: number; by: number; tally: Tally }[] = [];
+    for (const [key, tally] of tallies) {
+      if (tally.pending > 0) {
+        rows.push({ key, windowStart: tally.windowStart, by: tally.pending, tally });
+        tally.writing += tally.pending;
+        tally.pending = 0;
+      } else if (tally.windowStart < Date.now() / 1000 - WINDOW_S) tallies.delete(key);
+    }
+    if (rows.length === 0) return;
+    flushing = write(rows)
+      .then((counts) => {
+        for (const r of rows) {
+          r.tally.writing -= r.by;
+          const count = counts.get(r.key);
+          if (count !== undefined) r.tally.known = Math.max(r.tally.known, count);
+        }
+      })
+      .catch((err) => {
+        // Kept for the next flush.
+        for (const r of rows) {
+          r.tally.writing -= r.by;
+          r.tally.pending += r.by;
+        }
+        logger.warn({ err }, "could not write the rate-limit counts; retrying");
+      })
+      .finally(() => {
+        flushing = null;
+      });
+    return flushing;
+  };
+
+  const schedule = () => {
+    if (timer || flushMs <= 0) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void flush().then(() => {
+        if ([...tallies.values()].some((t) => t.pending > 0)) schedule();
+      });
+    }, flushMs);
+    timer.unref();
+  };
+
+  const limiter: RateLimiter & { flush: () => Promise<void> } = Object.assign(
+    async (key: string, limit: number): Promise<RateLimitResult> => {
+      const now = Date.now() / 1000;
+      const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
+      let tally = tallies.get(key);
+      if (!tally || tally.windowStart !== windowStart) {
+        tally = { windowStart, known: 0, pending: 0, writing: 0 };
+        tallies.set(key, tally);
+      }
+      const headroom = Math.floor(limit / 10);
+      const unwritten = tally.pending + 1;
+      if (unwritten <= headroom / 2 && tally.known + tally.writing + unwritten <= limit - headroom) {
+        tally.pending = unwritten;
+        schedule();
+        return resultOf(limit, tally.known + tally.writing + tally.pending, windowStart, now);
+      }
+      // Near the limit (or a batch is full): decide on the shared count.
+      const t = tally;
+      const by = unwritten;
+      t.pending = 0;
+      t.writing += by;
+      let count: number | undefined;
+      try {
+        count = (await write([{ key, windowStart, by }])).get(key);
+      } catch (err) {
+        t.pending += by - 1;
+        throw err;
+      } finally {
+        t.writing -= by;
+      }
+      const shared = count ?? t.known + by;
+      t.known = Math.max(t.known, shared);
+      return resultOf(limit, shared, windowStart, now);
+    },
+    { flush },
+  );
+  return limiter;
+}
+
+const gl = globalThis as unknown as { __coverdeskApiLimiter?: RateLimiter };
+/** The REST limit's store for this process (see the top of this file). */
+export const apiLimiter = (): RateLimiter =>
+  (gl.__coverdeskApiLimiter ??= env.REDIS_URL
+    ? counterLimiter(activeCounter())
+    : env.DATABASE_URL
+      ? batchedLimiter()
+      : memoryLimiter());
+
 export async function consumeRateLimit(
   organizationId: string,
   limit: number,
-  counter: WindowCounter = activeCounter(),
+  limiter: RateLimiter = apiLimiter(),
 ): Promise<RateLimitResult> {
-  const now = Date.now() / 1000;
-  const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
-  const count = await counter(organizationId, windowStart);
-  return {
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetSeconds: Math.max(1, Math.ceil(windowStart + WINDOW_S - now)),
-    allowed: count <= limit,
-  };
+  return limiter(organizationId, limit);
 }
 
 export function rateLimitHeaders(headers: Headers, r: RateLimitResult): void {

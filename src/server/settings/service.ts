@@ -1,6 +1,7 @@
 import type { Organization } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
+import { forgetApiKeys } from "@/server/api-keys/service";
 import { notFound } from "@/server/errors";
 import type { Settings, UpdateSettingsInput } from "./schemas";
 
@@ -26,5 +27,6 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
       apiRateLimit: input.api?.rateLimit,
     },
   });
+  if (input.api?.rateLimit !== undefined) forgetApiKeys();
   return toSettings(org);
 }

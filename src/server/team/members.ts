@@ -3,7 +3,7 @@
 import type { Member as MemberRow, User } from "@/generated/prisma/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import type { ApiKey } from "@/server/api-keys/schemas";
-import { toApiKey } from "@/server/api-keys/service";
+import { forgetApiKeys, toApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { logger } from "@/server/logger";
@@ -44,6 +44,7 @@ export async function updateMemberRole(actor: Actor, memberId: string, role: "AD
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner's role cannot be changed");
   if (member.role === role) return toMember(member);
   const updated = await db.member.update({ where: { id: member.id }, data: { role }, include: withUser });
+  forgetApiKeys();
   return toMember(updated);
 }
 
@@ -77,6 +78,7 @@ export async function removeMember(actor: Actor, memberId: string): Promise<{ re
       data: { status: "revoked", revokedAt: new Date() },
     });
   });
+  forgetApiKeys();
   if (revoked.length > 0) {
     logger.info(
       { organizationId: accountOf(actor), removedUserId: member.userId, revokedApiKeyIds: revoked.map((k) => k.id) },

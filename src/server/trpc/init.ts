@@ -8,6 +8,7 @@ import { requirePlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
 import { AppError, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
+import { wakeWorker } from "@/server/webhooks/worker";
 import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { fieldErrors, publicExtra } from "@/server/rest/problem";
@@ -57,7 +58,7 @@ const asTrpcError = (app: AppError) => new TRPCError({ code: app.trpcCode, messa
  * schema sees it, and turns a service's AppError, or a database data exception
  * the input caused, into the matching tRPC error, keeping the code.
  */
-const appErrors = t.middleware(async ({ next, path, ctx, getRawInput }) => {
+const appErrors = t.middleware(async ({ next, path, ctx, getRawInput, type }) => {
   try {
     assertSafeInput(await getRawInput());
   } catch (err) {
@@ -65,6 +66,8 @@ const appErrors = t.middleware(async ({ next, path, ctx, getRawInput }) => {
     throw err;
   }
   const result = await next();
+  // A change committed: its events go out now, not at the worker's next poll.
+  if (type === "mutation" && result.ok) wakeWorker();
   if (!result.ok) {
     const cause = result.error.cause;
     const app = toAppError(cause);

@@ -117,9 +117,23 @@ interface Worker {
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
+const gw = globalThis as unknown as { __coverdeskWakeWorker?: () => void };
+
+/**
+ * Asks this process's worker for a pass now rather than at its next poll:
+ * called once a request that may have recorded events has answered (its
+ * transaction committed), so the first delivery attempt follows at once.
+ * Events committed by other instances wait for the poll.
+ */
+export function wakeWorker(): void {
+  gw.__coverdeskWakeWorker?.();
+}
+
 /** Polls every second (and sweeps expired rows every 10 minutes); `stop` lets the attempt under way finish. */
 export function startWebhookWorker(intervalMs = 1000): Worker {
   let stopped = false;
+  let running = false;
+  let again = false;
   let current: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let lastSweep = 0;
@@ -133,16 +147,29 @@ export function startWebhookWorker(intervalMs = 1000): Worker {
   };
   const tick = () => {
     if (stopped) return;
+    clearTimeout(timer);
+    running = true;
+    again = false;
     current = pass()
       .catch((err) => logger.error({ err }, "webhook worker pass failed"))
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
+        running = false;
+        if (!stopped) timer = setTimeout(tick, again ? 0 : intervalMs);
       });
   };
   timer = setTimeout(tick, intervalMs);
+  gw.__coverdeskWakeWorker = () => {
+    if (stopped) return;
+    if (running) again = true;
+    else {
+      clearTimeout(timer);
+      timer = setTimeout(tick, 0);
+    }
+  };
   return {
     async stop() {
       stopped = true;
+      gw.__coverdeskWakeWorker = undefined;
       clearTimeout(timer);
       await current;
     },
