@@ -8,10 +8,12 @@ export async function boot(): Promise<void> {
     const { installHttpGuard, serveApiDirectly } = await import("./http-guard");
     installHttpGuard();
     const { startNodeServer, tracked } = await import("./lifecycle");
-    // /api/v1 is answered from the HTTP server, before Next's routing (src/app/api/v1 stays as the
-    // fallback for a server this hook does not see).
-    const { handleRestRequest } = await import("./rest/handler");
-    serveApiDirectly((request) => tracked(() => handleRestRequest(request)));
+    // In production /api/v1 is answered from the HTTP server, before Next's routing. `next dev` keeps
+    // the route (src/app/api/v1), so an edited endpoint reloads like any other code.
+    if (process.env.NODE_ENV === "production") {
+      const { handleRestRequest } = await import("./rest/handler");
+      serveApiDirectly((request) => tracked(() => handleRestRequest(request)));
+    }
     startNodeServer().catch(exitOnStartupFailure);
   } catch (err) {
     exitOnStartupFailure(err);

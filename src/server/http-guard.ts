@@ -10,6 +10,7 @@
 import http from "node:http";
 import { Readable, type Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { requestIdOf } from "@/server/request-id";
@@ -152,11 +153,81 @@ function toRequest(req: http.IncomingMessage): Request {
   return new Request(`http://${API_HOST}${req.url ?? "/"}`, {
     method,
     headers,
-    body: bodyless ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>),
+    body: bodyless ? undefined : bodyOf(req),
     // @ts-expect-error -- Node's fetch needs it for a streamed body; the DOM types do not know it.
     duplex: bodyless ? undefined : "half",
   });
 }
+/**
+ * The request's body as a web stream that reads only as fast as the handler
+ * does, and that lets go of the request (without destroying it) when the
+ * handler answers without reading it all — see `drain`.
+ */
+function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on("data", (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once("end", () => {
+          try {
+            controller.close();
+          } catch {
+            // already cancelled
+          }
+        });
+        req.once("error", (err) => {
+          try {
+            controller.error(err);
+          } catch {
+            // already cancelled
+          }
+        });
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        req.removeAllListeners("data");
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+/**
+ * Reads and drops what is left of a body the handler answered without (a 401
+ * or 403 before the upload was read), so the client can finish sending and
+ * keep its connection — as long as the rest is no bigger than an accepted
+ * body could be. Beyond that, or after 10 s, the answer goes out and the
+ * connection closes (see `closeWhenBodyUnread`).
+ */
+async function drain(req: http.IncomingMessage): Promise<void> {
+  const cap = Math.max(env.API_MAX_BODY_BYTES, env.MAX_UPLOAD_BYTES) + 1024 * 1024;
+  req.removeAllListeners("data");
+  await new Promise<void>((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.removeListener("data", count);
+      req.pause();
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > cap) done();
+    };
+    const timer = setTimeout(done, 10_000);
+    req.on("data", count);
+    req.once("end", done);
+    req.once("close", done);
+    req.resume();
+  });
+}
+
 /** The REST handler never builds absolute links from the request (APP_URL does); a fixed host keeps a hostile Host header out. */
 const API_HOST = "api.internal";
 
@@ -172,6 +243,7 @@ async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: htt
     res.end(body);
     return;
   }
+  if (!req.complete && response.status !== 413) await drain(req);
   res.statusCode = response.status;
   for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of response.headers) res.setHeader(name, value);
