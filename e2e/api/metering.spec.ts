@@ -17,7 +17,7 @@ import path from "node:path";
 import { isDeepStrictEqual as isDeepEqual } from "node:util";
 import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import config from "../../playwright.config";
-import { createKey, restClient, unique } from "../support/api";
+import { createKey, problem, restClient, unique } from "../support/api";
 import { ok, send, tenantWithClients, type HttpMethod } from "./_helpers";
 
 // Specs read loosely-typed JSON and assert on it.
@@ -295,6 +295,52 @@ test.describe("two app instances on one PostgreSQL database", () => {
     expect(u.keys.find((k: any) => k.apiKeyId === key.id)).toMatchObject({ requests: 38, errors: 8, serverErrors: 0 });
     expect(u.endpoints.find((e: any) => e.method === "GET" && e.route === "/business/policies")?.requests).toBe(20);
     expect(u.endpoints.find((e: any) => e.route === "/business/policies/{id}")?.requests).toBe(10);
+  });
+
+  test("the rate limit holds over both instances (within 5 % of it), then each answers 429", async () => {
+    const t = await tenantWithClients();
+    const two = await restClient(t.writeKey, {}, SECOND);
+    const seconds = new Date().getUTCSeconds();
+    if (seconds > 40) await new Promise((r) => setTimeout(r, (61 - seconds) * 1_000));
+    // One request of this minute already counted: the limit change itself.
+    expect((await send(t.write, "PUT", "business/settings", { api: { rateLimit: 40 } })).status()).toBe(200);
+    const statuses: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => send(i % 2 ? two : t.write, "GET", "business/policies")),
+      );
+      statuses.push(...answers.map((r) => r.status()));
+    }
+    const allowed = statuses.filter((s) => s === 200).length;
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(allowed).toBeGreaterThanOrEqual(39);
+    expect(allowed).toBeLessThanOrEqual(41);
+    for (const client of [t.write, two]) {
+      const res = await send(client, "GET", "business/policies");
+      expect(res.status()).toBe(429);
+      expect(Number(res.headers()["retry-after"])).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  test("a key revoked through one instance is refused there at once and by the other within 5 s", async () => {
+    const t = await tenantWithClients();
+    const key = await createKey(t.account, ["read"], `revoked-${unique()}`);
+    const one = await restClient(key.key);
+    const two = await restClient(key.key, {}, SECOND);
+    // Both instances have read (and keep) the key.
+    expect((await send(one, "GET", "business/policies")).status()).toBe(200);
+    expect((await send(two, "GET", "business/policies")).status()).toBe(200);
+    expect((await send(t.write, "DELETE", `business/api-keys/${key.id}`)).status()).toBe(200);
+    const revokedAt = Date.now();
+    await problem(await send(one, "GET", "business/policies"), 401, "revoked_api_key");
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 8_000) {
+      status = (await send(two, "GET", "business/policies")).status();
+      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(401);
+    // The other instance read the key before the revocation: its entry expires within API_KEY_CACHE_MS (5 s), plus one request.
+    expect(Date.now() - revokedAt).toBeLessThanOrEqual(6_000);
   });
 });
 

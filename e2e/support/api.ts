@@ -93,9 +93,13 @@ export async function keysOf(account: Account, mode: "live" | "test" = "live") {
 }
 
 /** A REST client bound to one API key. */
-export async function restClient(key?: string, extraHeaders: Record<string, string> = {}): Promise<APIRequestContext> {
+export async function restClient(
+  key?: string,
+  extraHeaders: Record<string, string> = {},
+  base = BASE_URL,
+): Promise<APIRequestContext> {
   return playwrightRequest.newContext({
-    baseURL: `${BASE_URL}/api/v1/`,
+    baseURL: `${base}/api/v1/`,
     extraHTTPHeaders: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...extraHeaders },
   });
 }
