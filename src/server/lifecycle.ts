@@ -11,6 +11,7 @@ import { capturePeerAddresses } from "@/server/client-ip";
 import { connectDatabase, db, disconnectDatabase } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { logger } from "@/server/logger";
+import { flushRateLimits } from "@/server/rest/rate-limit";
 import { startWebhookWorker } from "@/server/webhooks/worker";
 
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -51,6 +52,7 @@ export function startNodeServer(): Promise<void> {
     logger.info({ signal, inFlight: life.inFlight }, "shutting down");
     await Promise.all([drained(), worker?.stop()]);
     await flushApiUsage().catch((err) => logger.error({ err }, "could not write the last API usage"));
+    await flushRateLimits().catch((err) => logger.error({ err }, "could not write the last rate-limit counts"));
     await disconnectDatabase().catch((err) => logger.error({ err }, "error while closing the database"));
     logger.info("stopped");
     process.exit(0);

@@ -227,6 +227,12 @@ export const apiLimiter = (): RateLimiter =>
       ? batchedLimiter()
       : memoryLimiter());
 
+/** Writes what this process counted and has not written yet (at shutdown). */
+export async function flushRateLimits(): Promise<void> {
+  const limiter = gl.__coverdeskApiLimiter as (RateLimiter & { flush?: () => Promise<void> }) | undefined;
+  await limiter?.flush?.();
+}
+
 export async function consumeRateLimit(
   organizationId: string,
   limit: number,
