@@ -1,8 +1,8 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect } from "react";
 import { Logo } from "@/components/logo";
+import { SoftLink } from "@/components/soft-link";
 import { Button } from "@/components/ui/button";
 
 // A page that failed while rendering. The server logs the cause; the reader
@@ -28,7 +28,7 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
         <div className="mt-6 flex flex-wrap gap-3">
           <Button onClick={() => reset()}>Try again</Button>
           <Button variant="secondary" asChild>
-            <Link href="/">Go to the dashboard</Link>
+            <SoftLink href="/">Go to the dashboard</SoftLink>
           </Button>
         </div>
       </div>

@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { Toaster } from "sonner";
+import { Toaster } from "@/components/toaster";
 import { TRPCReactProvider } from "@/trpc/react";
 import "./globals.css";
 
@@ -25,9 +25,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body className="min-h-screen font-sans">
         <TRPCReactProvider>{children}</TRPCReactProvider>
-        {/* Bottom right: clear of the page headers' actions at the top right; below 600 px
-            sonner spans the width at the bottom. Colours: the toast section of globals.css. */}
-        <Toaster richColors position="bottom-right" />
+        {/* sonner, loaded after the page; colours: the toast section of globals.css. */}
+        <Toaster />
       </body>
     </html>
   );

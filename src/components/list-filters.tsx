@@ -7,7 +7,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { cn } from "@/lib/cn";
-import { M } from "@/lib/messages";
+import { M } from "@/lib/field-messages";
 import { useDebounced } from "@/lib/use-query-state";
 
 export function FilterBar({ children, className }: { children: ReactNode; className?: string }) {

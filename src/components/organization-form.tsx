@@ -1,25 +1,21 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { CURRENCIES, currencyLabel } from "@/lib/currencies";
-import { M, z } from "@/lib/messages";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
-import { Currency, E164 } from "@/server/organizations/schemas";
 import type { ErrorInfo } from "@/trpc/react";
+import type { OrganizationFormValues } from "./organization-form.schema";
 
-// The API's own rules; empty optional fields mean "none".
-const FormSchema = z.object({
-  name: z.string().trim().min(1, M.requiredWhat("the business name")).max(120),
-  email: z.email(M.email),
-  phone: z.union([z.literal(""), E164], M.phone),
-  address: z.string().trim().max(500),
-  currency: Currency,
-});
-export type OrganizationFormValues = z.infer<typeof FormSchema>;
+export type { OrganizationFormValues };
+
+// The schema (and zod) load when the form is first used.
+const resolver = lazyResolver(() => import("./organization-form.schema").then((m) => m.resolver));
+/** The form's fields: a field error from the API on one of them is shown under it. */
+const FIELDS: Record<keyof OrganizationFormValues, true> = { name: true, email: true, phone: true, address: true, currency: true };
 
 export interface OrganizationPayload {
   name: string;
@@ -48,7 +44,7 @@ export function OrganizationForm({
 }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<OrganizationFormValues>({
-    resolver: zodResolver(FormSchema),
+    resolver,
     defaultValues: { name: "", email: "", phone: "", address: "", currency: "NGN", ...defaultValues },
   });
   const { errors, isSubmitting, isDirty } = form.formState;
@@ -64,13 +60,13 @@ export function OrganizationForm({
     });
     if (!failure) return form.reset(values);
     for (const e of failure.fieldErrors) {
-      if (e.path in FormSchema.shape) form.setError(e.path as keyof OrganizationFormValues, { message: e.message });
+      if (e.path in FIELDS) form.setError(e.path as keyof OrganizationFormValues, { message: e.message });
     }
     if (!failure.fieldErrors.length) setFormError(failure.message);
   });
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
       <FormError message={formError} />
       <Field id="org-name" label="Business name" error={errors.name?.message}>
         <Input id="org-name" disabled={disabled} aria-invalid={!!errors.name} {...form.register("name")} />

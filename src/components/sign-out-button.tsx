@@ -2,7 +2,7 @@
 
 import { LogOut } from "lucide-react";
 import { useState } from "react";
-import { authClient } from "@/lib/auth-client";
+import { loadAuthClient } from "@/lib/lazy-auth-client";
 import { cn } from "@/lib/cn";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
@@ -16,6 +16,7 @@ export function SignOutButton({ className }: { className?: string }) {
       disabled={busy}
       onClick={async () => {
         setBusy(true);
+        const authClient = await loadAuthClient();
         await authClient.signOut();
         go("/sign-in");
       }}

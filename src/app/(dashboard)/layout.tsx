@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { currentSession } from "@/server/session/current";
+import { navIcons } from "./_components/nav-icons";
 import { Shell } from "./_components/shell";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   // A platform operator needs no organization: their place is the admin area, not onboarding.
   if (!session.me) redirect(session.platformAdmin ? "/admin" : "/onboarding");
   return (
-    <Shell user={{ name: session.user.name, email: session.user.email }} me={session.me}>
+    <Shell user={{ name: session.user.name, email: session.user.email }} me={session.me} icons={navIcons()}>
       {children}
     </Shell>
   );

@@ -1,6 +1,5 @@
-import { Slot } from "@radix-ui/react-slot";
 import { Loader2 } from "lucide-react";
-import type { ButtonHTMLAttributes } from "react";
+import { cloneElement, isValidElement, type ButtonHTMLAttributes } from "react";
 import { cn } from "@/lib/cn";
 
 const variants = {
@@ -35,7 +34,12 @@ export function Button({
     sizes[size],
     className,
   );
-  if (asChild) return <Slot className={classes}>{children}</Slot>;
+  // `asChild`: the button's look on its one child (a link), as Radix's Slot would put it there
+  // (this className first, the child's own after it) — without Slot's code on every page.
+  if (asChild) {
+    if (!isValidElement<{ className?: string }>(children)) return null;
+    return cloneElement(children, { className: [classes, children.props.className].filter(Boolean).join(" ") });
+  }
   return (
     <button className={classes} disabled={disabled || loading} {...props}>
       {loading && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}

@@ -3,18 +3,9 @@ import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/server/coverages/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
-export const CLAIM_TYPES = ["accident", "theft", "fire", "flood", "medical", "liability", "other"] as const;
-export const CLAIM_STATUSES = ["submitted", "under_review", "approved", "rejected", "paid"] as const;
-export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
-
-/** The review moves: submitted → under_review → approved / rejected; approved → paid. */
-export const CLAIM_MOVES: Record<ClaimStatus, ClaimStatus[]> = {
-  submitted: ["under_review"],
-  under_review: ["approved", "rejected"],
-  approved: ["paid"],
-  rejected: [],
-  paid: [],
-};
+// The value lists and the review moves live in src/lib/enums.ts (the dashboard imports them from there).
+import { CLAIM_MOVES, CLAIM_STATUSES, CLAIM_TYPES, type ClaimStatus } from "@/lib/enums";
+export { CLAIM_MOVES, CLAIM_STATUSES, CLAIM_TYPES, type ClaimStatus };
 
 export const CreateClaimInput = z
   .strictObject({

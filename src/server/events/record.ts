@@ -4,7 +4,8 @@ import crypto from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
 
-export const EVENT_TYPES = ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"] as const;
+import { EVENT_TYPES } from "@/lib/enums";
+export { EVENT_TYPES };
 /**
  * Events kept in the outbox for the platform's own reactions (emails), not
  * offered to webhooks: a business's KYB moves, bank accounts and withdrawals.

@@ -3,7 +3,8 @@ import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/server/coverages/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
-export const PAYMENT_STATUSES = ["pending", "success", "failed"] as const;
+import { PAYMENT_STATUSES } from "@/lib/enums";
+export { PAYMENT_STATUSES };
 
 export const InitializePaymentInput = z
   .strictObject({

@@ -4,8 +4,9 @@ import { PolicyAnalyticsQuery, REVENUE_GRANULARITIES } from "@/server/analytics/
 import { IdParam } from "@/server/ids";
 import { pageOf, PageQuery } from "@/server/pagination";
 
-export const POLICY_TYPES = ["auto", "home", "health", "life", "travel", "property", "liability", "business", "other"] as const;
-export const POLICY_DURATIONS = ["monthly", "quarterly", "yearly"] as const;
+// The value lists live in src/lib/enums.ts, which the dashboard imports without this module's weight.
+import { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";
+export { POLICY_DURATIONS, POLICY_TYPES };
 
 export const PolicyType = z.enum(POLICY_TYPES);
 export const PolicyDuration = z.enum(POLICY_DURATIONS);

@@ -1,5 +1,5 @@
 import { M, z } from "@/lib/messages";
-import { EVENT_TYPES } from "@/server/events/record";
+import { EVENT_TYPES } from "@/lib/enums";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 export const CreateWebhookInput = z

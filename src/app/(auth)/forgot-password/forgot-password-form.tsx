@@ -1,21 +1,25 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { authClient } from "@/lib/auth-client";
-import { M, z } from "@/lib/messages";
+import { loadAuthClient, preloadAuthClient } from "@/lib/lazy-auth-client";
+import { lazyResolver } from "@/lib/lazy-resolver";
 
-const ForgotPassword = z.object({ email: z.email(M.email) });
+// The schema (and zod) load when the form is first used, the auth client on submit.
+const resolver = lazyResolver(() => import("../schemas").then((m) => m.forgotPassword));
+const preload = () => {
+  resolver.preload();
+  preloadAuthClient();
+};
 
 export function ForgotPasswordForm() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(ForgotPassword), defaultValues: { email: "" } });
+  const form = useForm({ resolver, defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
   const heading = useRef<HTMLHeadingElement>(null);
   // The form is replaced by the answer: take focus there, so a screen reader reads it.
@@ -26,6 +30,7 @@ export function ForgotPasswordForm() {
   const onSubmit = form.handleSubmit(async ({ email }) => {
     setFormError(null);
     // The answer is the same whether or not the email has an account; only a refusal of the request itself is shown.
+    const authClient = await loadAuthClient();
     const { error } = await authClient.requestPasswordReset({ email });
     if (error) {
       setFormError(
@@ -73,7 +78,7 @@ export function ForgotPasswordForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
       <div>
         <h1 className="text-xl font-semibold">Forgot your password?</h1>
         <p className="mt-1 text-sm text-slate-600">

@@ -1,29 +1,28 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { CircleCheck, TriangleAlert } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { authClient } from "@/lib/auth-client";
-import { M, z } from "@/lib/messages";
+import { loadAuthClient, preloadAuthClient } from "@/lib/lazy-auth-client";
+import { lazyResolver } from "@/lib/lazy-resolver";
+import { M } from "@/lib/field-messages";
 
-/** The new password twice, with the limits the server enforces (8 to 128 characters). */
-const NewPassword = z
-  .object({
-    password: z.string().min(8, M.minChars(8)).max(128, M.maxChars(128)),
-    confirm: z.string().min(1, "Enter the new password again"),
-  })
-  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "Enter the same password in both fields" });
+// The schema (and zod) load when the form is first used, the auth client on submit.
+const resolver = lazyResolver(() => import("../schemas").then((m) => m.newPassword));
+const preload = () => {
+  resolver.preload();
+  preloadAuthClient();
+};
 
 type State = "form" | "invalid" | "done";
 
 export function ResetPasswordForm({ token }: { token: string | null }) {
   const [state, setState] = useState<State>(token ? "form" : "invalid");
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(NewPassword), defaultValues: { password: "", confirm: "" } });
+  const form = useForm({ resolver, defaultValues: { password: "", confirm: "" } });
   const { errors, isSubmitting } = form.formState;
   const heading = useRef<HTMLHeadingElement>(null);
   const [moved, setMoved] = useState(false);
@@ -38,6 +37,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
 
   const onSubmit = form.handleSubmit(async ({ password }) => {
     setFormError(null);
+    const authClient = await loadAuthClient();
     const { error } = await authClient.resetPassword({ newPassword: password, token: token ?? "" });
     if (!error) return show("done");
     if (error.code === "INVALID_TOKEN") return show("invalid");
@@ -88,7 +88,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
       <div>
         <h1 className="text-xl font-semibold">Choose a new password</h1>
         <p className="mt-1 text-sm text-slate-600">Once it is changed, every device signed in to your account is signed out.</p>

@@ -1,28 +1,30 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
-import { authClient } from "@/lib/auth-client";
+import { loadAuthClient, preloadAuthClient } from "@/lib/lazy-auth-client";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
-const SignIn = z.object({
-  email: z.email("Enter your email address"),
-  password: z.string().min(1, "Enter your password"),
-});
+// The schema (and zod) load when the form is first used, the auth client on submit.
+const resolver = lazyResolver(() => import("../schemas").then((m) => m.signIn));
+const preload = () => {
+  resolver.preload();
+  preloadAuthClient();
+};
 
 export function SignInForm({ next }: { next: string }) {
   const go = useFreshNavigation();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(SignIn), defaultValues: { email: "", password: "" } });
+  const form = useForm({ resolver, defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
+    const authClient = await loadAuthClient();
     const { error } = await authClient.signIn.email(values);
     if (error) {
       setFormError(error.status === 401 ? "Wrong email or password." : (error.message ?? "Could not sign in."));
@@ -32,7 +34,7 @@ export function SignInForm({ next }: { next: string }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
       <div>
         <h1 className="text-xl font-semibold">Sign in</h1>
         <p className="mt-1 text-sm text-slate-600">Welcome back to your Coverdesk dashboard.</p>

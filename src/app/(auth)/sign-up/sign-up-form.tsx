@@ -1,27 +1,26 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
-import { authClient } from "@/lib/auth-client";
+import { loadAuthClient, preloadAuthClient } from "@/lib/lazy-auth-client";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
-const SignUp = z.object({
-  name: z.string().trim().min(1, M.requiredWhat("your name")).max(100),
-  organizationName: z.string().trim().min(1, M.requiredWhat("your business name")).max(120),
-  email: z.email(M.email),
-  password: z.string().min(8).max(128),
-});
+// The schema (and zod) load when the form is first used, the auth client on submit.
+const resolver = lazyResolver(() => import("../schemas").then((m) => m.signUp));
+const preload = () => {
+  resolver.preload();
+  preloadAuthClient();
+};
 
 export function SignUpForm({ next }: { next: string }) {
   const go = useFreshNavigation();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({
-    resolver: zodResolver(SignUp),
+    resolver,
     defaultValues: { name: "", organizationName: "", email: "", password: "" },
   });
   const { errors, isSubmitting } = form.formState;
@@ -29,6 +28,7 @@ export function SignUpForm({ next }: { next: string }) {
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     // `organizationName` makes the sign-up create the user's first organization.
+    const authClient = await loadAuthClient();
     const { error } = await authClient.signUp.email(values as typeof values & { name: string });
     if (error) {
       if (error.status === 422 || error.code === "USER_ALREADY_EXISTS" || /exist/i.test(error.message ?? "")) {
@@ -42,7 +42,7 @@ export function SignUpForm({ next }: { next: string }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
       <div>
         <h1 className="text-xl font-semibold">Create your account</h1>
         <p className="mt-1 text-sm text-slate-600">Start selling insurance in minutes.</p>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { Dialog } from "@/components/ui/dialog";
 import { OrganizationForm } from "@/components/organization-form";
 import { errorInfo, useTRPC } from "@/trpc/react";

@@ -1,35 +1,52 @@
 "use client";
 
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { BookOpen, ChevronsUpDown, KeyRound, LogOut, Menu, ShieldHalf, X } from "lucide-react";
+import { BookOpen, ChevronsUpDown, Menu, ShieldHalf, X } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useRef, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Logo } from "@/components/logo";
-import { authClient } from "@/lib/auth-client";
+import { lazyMenu } from "@/components/ui/lazy-menu";
 import { cn } from "@/lib/cn";
+import { loadAuthClient } from "@/lib/lazy-auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import type { Me } from "@/server/organizations/schemas";
-import { ChangePasswordDialog } from "./change-password-dialog";
 import { MeProvider, useMe } from "./me";
 import { navFor } from "./nav";
+import type { NavIcons } from "./nav-icons";
 import { OrgSwitcher } from "./org-switcher";
 import { TestModeBanner, TestModeSwitch } from "./test-mode";
 
-export function Shell({ user, me, children }: { user: { name: string; email: string }; me: Me; children: ReactNode }) {
+// Loaded when first used: the account menu (Radix), the password dialog (its form and schema), the auth client.
+const AccountMenu = lazyMenu(() => import("./account-menu").then((m) => m.AccountMenu));
+const ChangePasswordDialog = lazyDialog(() => import("./change-password-dialog").then((m) => m.ChangePasswordDialog));
+
+export function Shell({
+  user,
+  me,
+  icons,
+  children,
+}: {
+  user: { name: string; email: string };
+  me: Me;
+  /** The navigation's icons, drawn by the server layout (./nav-icons.tsx). */
+  icons: NavIcons;
+  children: ReactNode;
+}) {
   return (
     <MeProvider me={me}>
-      <Frame user={user}>{children}</Frame>
+      <Frame user={user} icons={icons}>
+        {children}
+      </Frame>
     </MeProvider>
   );
 }
 
-function Frame({ user, children }: { user: { name: string; email: string }; children: ReactNode }) {
+function Frame({ user, icons, children }: { user: { name: string; email: string }; icons: NavIcons; children: ReactNode }) {
   const pathname = usePathname();
   const go = useFreshNavigation();
   const [open, setOpen] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
-  const passwordChosen = useRef(false);
   const me = useMe();
   const items = navFor(me.can);
 
@@ -48,7 +65,7 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
               active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100",
             )}
           >
-            <item.icon className="h-4 w-4" aria-hidden />
+            {icons[item.href]}
             {item.label}
           </Link>
         );
@@ -75,6 +92,7 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
   );
 
   const signOut = async () => {
+    const authClient = await loadAuthClient();
     await authClient.signOut();
     go("/sign-in");
   };
@@ -82,46 +100,23 @@ function Frame({ user, children }: { user: { name: string; email: string }; chil
   // The account menu: the user's name and email, their password, signing out.
   const account = (
     <div className="border-t border-slate-200 pt-4">
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-100">
-          <span className="min-w-0 flex-1">
-            <span className="sr-only">Account menu: </span>
-            <span className="block truncate text-sm font-medium text-slate-900">{user.name}</span>
-            <span className="block truncate text-xs text-slate-500">{user.email}</span>
-          </span>
-          <ChevronsUpDown className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            side="top"
-            align="start"
-            sideOffset={6}
-            // Focus goes to the dialog being opened, not back to this menu's button.
-            onCloseAutoFocus={(event) => {
-              if (passwordChosen.current) event.preventDefault();
-              passwordChosen.current = false;
-            }}
-            className="z-50 w-[var(--radix-dropdown-menu-trigger-width)] min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
-          >
-            <DropdownMenu.Item
-              onSelect={() => {
-                passwordChosen.current = true;
-                setOpen(false);
-                setChangingPassword(true);
-              }}
-              className="flex cursor-pointer items-center gap-2 rounded px-2 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100"
-            >
-              <KeyRound className="h-4 w-4" aria-hidden /> Change password
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              onSelect={signOut}
-              className="flex cursor-pointer items-center gap-2 rounded px-2 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100"
-            >
-              <LogOut className="h-4 w-4" aria-hidden /> Sign out
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+      <AccountMenu
+        trigger={
+          <button type="button" className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left hover:bg-slate-100">
+            <span className="min-w-0 flex-1">
+              <span className="sr-only">Account menu: </span>
+              <span className="block truncate text-sm font-medium text-slate-900">{user.name}</span>
+              <span className="block truncate text-xs text-slate-500">{user.email}</span>
+            </span>
+            <ChevronsUpDown className="h-4 w-4 shrink-0 text-slate-400" aria-hidden />
+          </button>
+        }
+        onChangePassword={() => {
+          setOpen(false);
+          setChangingPassword(true);
+        }}
+        onSignOut={signOut}
+      />
     </div>
   );
 

@@ -7,7 +7,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { FlaskConical } from "lucide-react";
 import { usePathname } from "next/navigation";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { Switch } from "@/components/ui/switch";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "./me";

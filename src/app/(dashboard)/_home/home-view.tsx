@@ -3,12 +3,13 @@
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { BookOpen, FilePlus2, FileText, LineChart } from "lucide-react";
 import Link from "next/link";
+import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { useTRPC } from "@/trpc/react";
 import { useMe } from "../_components/me";
-import { RevenueChart, UsageChart } from "../_analytics/charts";
+import { preloadCharts, RevenueChart, UsageChart } from "../_analytics/charts";
 import { ExportMenu } from "../_analytics/export-menu";
 import { formatCount, formatPercent } from "../_analytics/format";
 import { describeRange, useRange } from "../_analytics/range";
@@ -23,6 +24,8 @@ import { Todos } from "./todos";
 const EXPORTS = ["revenue", "payments", "claims", "transactions", "api-usage"] as const;
 
 export function HomeView({ firstName }: { firstName: string }) {
+  // recharts comes after the page: fetch it alongside the figures.
+  useEffect(preloadCharts, []);
   const trpc = useTRPC();
   const { can } = useMe();
   const range = useRange();

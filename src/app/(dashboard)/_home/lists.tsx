@@ -4,7 +4,7 @@ import { ArrowRight } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { StatusBadge } from "@/components/status-badge";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { formatCount, formatDateTimeUtc } from "../_analytics/format";
 import type { DashboardStats } from "../_analytics/types";
 

@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { cn } from "@/lib/cn";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { errorInfo } from "@/trpc/react";
 import { changeOf, formatChange, formatCount, formatPercent } from "../_analytics/format";
 import type { DashboardStats } from "../_analytics/types";

@@ -2,12 +2,13 @@
 
 import { ArrowLeft, LogOut } from "lucide-react";
 import Link from "next/link";
-import { authClient } from "@/lib/auth-client";
+import { loadAuthClient } from "@/lib/lazy-auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 
 export function AdminAccount({ email, hasDashboard }: { email: string; hasDashboard: boolean }) {
   const go = useFreshNavigation();
   const signOut = async () => {
+    const authClient = await loadAuthClient();
     await authClient.signOut();
     go("/sign-in");
   };

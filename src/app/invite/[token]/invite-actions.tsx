@@ -1,23 +1,23 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
-import { authClient } from "@/lib/auth-client";
+import { loadAuthClient, preloadAuthClient } from "@/lib/lazy-auth-client";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 type Mode = "accept" | "wrong-account" | "sign-in" | "sign-up";
 
-const Credentials = z.object({
-  name: z.string().trim().max(100),
-  password: z.string().min(8).max(128),
-});
+// The schemas (and zod) load when the form is first used, the auth client on submit.
+const resolvers = {
+  "sign-in": lazyResolver(() => import("./invite-actions.schema").then((m) => m.signIn)),
+  "sign-up": lazyResolver(() => import("./invite-actions.schema").then((m) => m.signUp)),
+};
 
 export function InviteActions({
   token,
@@ -74,6 +74,7 @@ export function InviteActions({
           variant="secondary"
           className="w-full"
           onClick={async () => {
+            const authClient = await loadAuthClient();
             await authClient.signOut();
             router.refresh();
           }}
@@ -99,13 +100,13 @@ function CredentialsForm({
   error: React.ReactNode;
 }) {
   const [formError, setFormError] = useState<string | null>(null);
-  const schema =
-    mode === "sign-up" ? Credentials.extend({ name: z.string().trim().min(1, M.requiredWhat("your name")).max(100) }) : Credentials;
-  const form = useForm({ resolver: zodResolver(schema), defaultValues: { name: "", password: "" } });
+  const resolver = resolvers[mode];
+  const form = useForm({ resolver, defaultValues: { name: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
+    const authClient = await loadAuthClient();
     const { error } =
       mode === "sign-up"
         ? await authClient.signUp.email({ email, name: values.name, password: values.password })
@@ -118,7 +119,15 @@ function CredentialsForm({
   });
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form
+      onSubmit={submit}
+      onFocus={() => {
+        resolver.preload();
+        preloadAuthClient();
+      }}
+      noValidate
+      className="space-y-4"
+    >
       {error}
       <FormError message={formError} />
       <p className="text-sm text-slate-600">{mode === "sign-up" ? "Create your account to join." : "Sign in to join."}</p>

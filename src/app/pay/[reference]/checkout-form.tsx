@@ -1,24 +1,16 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { CheckCircle2, XCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Field, Input, FormError } from "@/components/ui/field";
+import { lazyResolver } from "@/lib/lazy-resolver";
+import type { CardValues } from "./checkout-form.schema";
 
-const Card = z.object({
-  name: z.string().trim().max(120),
-  cardNumber: z
-    .string()
-    .transform((v) => v.replace(/[\s-]/g, ""))
-    .pipe(z.string().regex(/^\d{12,19}$/, "Enter the card number: 12 to 19 digits")),
-  expiry: z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Enter the expiry date as MM/YY"),
-  cvc: z.string().regex(/^\d{3,4}$/, "Enter the 3 or 4 digits of the security code"),
-});
-type CardValues = z.input<typeof Card>;
+// The schema (and zod) load when the form is first used.
+const resolver = lazyResolver(() => import("./checkout-form.schema").then((m) => m.resolver));
 
 type Status = "pending" | "success" | "failed";
 
@@ -51,7 +43,7 @@ export function CheckoutForm({
   const [status, setStatus] = useState<Status>(initialStatus);
   const [error, setError] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
-  const form = useForm<CardValues>({ resolver: zodResolver(Card), defaultValues: { name: "", cardNumber: "", expiry: "", cvc: "" } });
+  const form = useForm<CardValues>({ resolver, defaultValues: { name: "", cardNumber: "", expiry: "", cvc: "" } });
   const { errors, isSubmitting } = form.formState;
   const returnUrl = callbackUrl
     ? `${callbackUrl}${callbackUrl.includes("?") ? "&" : "?"}reference=${encodeURIComponent(reference)}`
@@ -59,6 +51,7 @@ export function CheckoutForm({
 
   const submit = form.handleSubmit(async (values) => {
     setError(null);
+    const { Card } = await import("./checkout-form.schema"); // loaded already: the form was just validated
     const parsed = Card.parse(values);
     const [month, year] = parsed.expiry.split("/").map((s) => Number(s.trim()));
     const res = await post(`/api/checkout/${reference}`, {
@@ -148,7 +141,7 @@ export function CheckoutForm({
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
       <FormError message={error} />
       <Field id="card-name" label="Your name (optional)" hint="So the business knows who is covered." error={errors.name?.message}>
         <Input id="card-name" autoComplete="cc-name" aria-invalid={!!errors.name} {...form.register("name")} />

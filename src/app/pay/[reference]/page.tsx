@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Logo } from "@/components/logo";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { getCheckout } from "@/server/payments/checkout";
 import { CheckoutForm } from "./checkout-form";
 

@@ -4,13 +4,14 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Activity } from "lucide-react";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
+import { useEffect } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { NativeSelect } from "@/components/ui/select";
 import { cn } from "@/lib/cn";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
-import { UsageChart } from "../../_analytics/charts";
+import { preloadCharts, UsageChart } from "../../_analytics/charts";
 import { ExportMenu } from "../../_analytics/export-menu";
 import { formatCount, formatMs, formatPercent, plural } from "../../_analytics/format";
 import { describeRange, MAX_HOURLY_DAYS, replaceQuery, useRange } from "../../_analytics/range";
@@ -42,6 +43,8 @@ const METHOD_TONE: Record<string, string> = {
 };
 
 export function AnalyticsView() {
+  // recharts comes after the page: fetch it alongside the figures.
+  useEffect(preloadCharts, []);
   const trpc = useTRPC();
   const range = useRange();
   const params = useSearchParams();

@@ -3,7 +3,8 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -11,8 +12,10 @@ import { formatDateTime } from "@/lib/format";
 import type { ApiKey, ApiKeyWithSecret } from "@/server/api-keys/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
-import { ApiKeyFormDialog } from "./api-key-form-dialog";
 import { SecretDialog } from "./secret-dialog";
+
+// Loaded when first opened (its form, schema and zod with it).
+const ApiKeyFormDialog = lazyDialog(() => import("./api-key-form-dialog").then((m) => m.ApiKeyFormDialog));
 
 type Pending = { kind: "revoke" | "regenerate"; key: ApiKey } | null;
 

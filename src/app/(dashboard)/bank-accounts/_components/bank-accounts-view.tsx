@@ -4,7 +4,8 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { Landmark, Plus } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -12,9 +13,14 @@ import { formatDate } from "@/lib/format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import type { BankAccount } from "../../earnings/_components/types";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
-import { AddBankAccountDialog } from "./add-bank-account-dialog";
 import { BankAccountStatusBadge } from "./bank-account-status";
-import { VerifyDialog } from "./verify-dialog";
+
+// Loaded when first opened (their forms, schemas and zod with them).
+const VerifyDialog = lazyDialog(
+  () => import("./verify-dialog").then((m) => m.VerifyDialog),
+  (props) => props.account !== null,
+);
+const AddBankAccountDialog = lazyDialog(() => import("./add-bank-account-dialog").then((m) => m.AddBankAccountDialog));
 
 export function BankAccountsView() {
   const trpc = useTRPC();

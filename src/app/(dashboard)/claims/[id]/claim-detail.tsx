@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { BackLink, Facts } from "@/components/detail";
 import { StatusBadge } from "@/components/status-badge";
 import { Button } from "@/components/ui/button";
@@ -11,9 +11,9 @@ import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { formatDate, formatDateTime } from "@/lib/format";
-import { M } from "@/lib/messages";
-import { displayMoney, parseDecimal } from "@/lib/money";
-import { CLAIM_MOVES, type ClaimStatus } from "@/server/claims/schemas";
+import { M } from "@/lib/field-messages";
+import { displayMoney, parseDecimal } from "@/lib/money-format";
+import { CLAIM_MOVES, type ClaimStatus } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 

@@ -8,12 +8,13 @@ import { FilterBar, FilterSelect, SearchBox } from "@/components/list-filters";
 import { StatusBadge } from "@/components/status-badge";
 import { PageHeader } from "@/components/ui/card";
 import { formatDate, formatTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { useQueryState } from "@/lib/use-query-state";
-import { CLAIM_STATUSES, CLAIM_TYPES, type ClaimRow } from "@/server/claims/schemas";
+import { CLAIM_STATUSES, CLAIM_TYPES } from "@/lib/enums";
+import type { ClaimRow } from "@/server/claims/schemas";
 import { useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
-import { FileClaimButton } from "./file-claim-dialog";
+import { FileClaimButton } from "./file-claim-button";
 
 const FILTERS = ["q", "status", "type", "policyId"] as const;
 const label = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1).replace("_", " ")}`;

@@ -5,18 +5,17 @@
 // and its `claim.submitted` event and email go out as for any other claim.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { FilePlus2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { M, z } from "@/lib/messages";
-import { parseDecimal } from "@/lib/money";
-import { CLAIM_TYPES } from "@/server/claims/schemas";
+import { parseDecimal } from "@/lib/money-format";
+import { CLAIM_TYPES } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 const Values = z.object({
@@ -31,29 +30,27 @@ const Values = z.object({
 });
 type Values = z.infer<typeof Values>;
 
-export function FileClaimButton({
+/** The "File a claim" dialog, loaded when first opened by FileClaimButton (./file-claim-button). */
+export function FileClaimDialog({
+  open,
+  onOpenChange,
   customerEmail,
   policies,
 }: {
-  /** Filing from a customer's page: the email is theirs, and the policies those they hold. */
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
   customerEmail?: string;
   policies?: { id: string; name: string }[];
 }) {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <Button onClick={() => setOpen(true)}>
-        <FilePlus2 className="h-4 w-4" aria-hidden /> File a claim
-      </Button>
-      <Dialog
-        open={open}
-        onOpenChange={setOpen}
-        title="File a claim"
-        description="For a customer who reported a loss to you. It is reviewed like any other claim."
-      >
-        {open && <FileClaimForm customerEmail={customerEmail} policies={policies} onDone={() => setOpen(false)} />}
-      </Dialog>
-    </>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="File a claim"
+      description="For a customer who reported a loss to you. It is reviewed like any other claim."
+    >
+      {open && <FileClaimForm customerEmail={customerEmail} policies={policies} onDone={() => onOpenChange(false)} />}
+    </Dialog>
   );
 }
 

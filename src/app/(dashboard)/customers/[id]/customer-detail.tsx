@@ -8,11 +8,11 @@ import { ResponsiveTable } from "@/components/responsive-table";
 import { StatusBadge } from "@/components/status-badge";
 import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import type { CustomerDetail as Detail } from "@/server/customers/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
-import { FileClaimButton } from "../../claims/_components/file-claim-dialog";
+import { FileClaimButton } from "../../claims/_components/file-claim-button";
 
 function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
   return (

@@ -7,7 +7,7 @@ import { DataTable } from "@/components/data-table";
 import { FilterBar, SearchBox } from "@/components/list-filters";
 import { PageHeader } from "@/components/ui/card";
 import { formatDate } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { useQueryState } from "@/lib/use-query-state";
 import type { Customer } from "@/server/customers/schemas";
 import { useTRPC } from "@/trpc/react";

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { BadgeCheck, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -12,7 +12,7 @@ import type { CertificateView } from "@/server/documents/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DocumentList } from "./document-list";
 import { DocumentRow } from "./document-row";
-import { DocumentUploadForm } from "./upload-form";
+import { LazyDocumentUploadForm as DocumentUploadForm } from "./lazy-upload-form";
 
 export function CertificatesSection({ canChange }: { canChange: boolean }) {
   const trpc = useTRPC();

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { ReceiptText, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -11,7 +11,7 @@ import type { ReceiptSampleView } from "@/server/documents/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DocumentList } from "./document-list";
 import { DocumentRow } from "./document-row";
-import { DocumentUploadForm } from "./upload-form";
+import { LazyDocumentUploadForm as DocumentUploadForm } from "./lazy-upload-form";
 
 export function ReceiptSamplesSection({ canChange }: { canChange: boolean }) {
   const trpc = useTRPC();

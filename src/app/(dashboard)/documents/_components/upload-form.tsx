@@ -2,7 +2,7 @@
 
 import { Upload } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { Dropzone } from "@/components/upload/dropzone";
 import { UploadProgressBar } from "@/components/upload/upload-progress";
 import { errorsByField, UploadError, uploadWithProgress } from "@/components/upload/xhr-upload";

@@ -4,7 +4,7 @@ import { ArrowDownRight, ArrowUpRight } from "lucide-react";
 import type { ReactNode } from "react";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { cn } from "@/lib/cn";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { errorInfo } from "@/trpc/react";
 import { percentChange, signedMinor } from "./signed-money";
 import type { EarningsOverview } from "./types";

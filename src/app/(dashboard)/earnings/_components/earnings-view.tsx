@@ -4,6 +4,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-quer
 import { Banknote } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { useTRPC } from "@/trpc/react";
@@ -12,8 +13,10 @@ import { BalanceCards } from "./balance-cards";
 import { NetRevenueChart } from "./net-revenue-chart";
 import { TransactionsSection } from "./transactions-section";
 import { isInFlight, type WithdrawState } from "./types";
-import { WithdrawDialog } from "./withdraw-dialog";
 import { WithdrawalsSection } from "./withdrawals-section";
+
+// Loaded when first opened (its form, schema and zod with it).
+const WithdrawDialog = lazyDialog(() => import("./withdraw-dialog").then((m) => m.WithdrawDialog));
 
 /** While a withdrawal is on its way, its status (and the balances) are re-read this often. */
 const POLL_MS = 3_000;

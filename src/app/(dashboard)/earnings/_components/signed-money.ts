@@ -1,6 +1,6 @@
 // The ledger's amounts are signed decimal strings ("-1.50"); src/lib/money.ts
 // parses unsigned ones only.
-import { parseDecimal } from "@/lib/money";
+import { parseDecimal } from "@/lib/money-format";
 
 export function signedMinor(text: string): bigint | null {
   const trimmed = text.trim();

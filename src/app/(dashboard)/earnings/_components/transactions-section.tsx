@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, Receipt } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { DataTable } from "@/components/data-table";
 import { Badge } from "@/components/ui/card";
 import { Button } from "@/components/ui/button";
@@ -12,7 +12,7 @@ import { NativeSelect } from "@/components/ui/select";
 import { downloadText, toCsv } from "@/lib/csv";
 import { cn } from "@/lib/cn";
 import { formatDateTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { TRANSACTION_LABEL, TRANSACTION_TYPES, type LedgerTransaction, type TransactionType } from "./types";
 

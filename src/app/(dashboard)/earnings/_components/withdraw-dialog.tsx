@@ -4,14 +4,14 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
-import { displayMoney, parseDecimal } from "@/lib/money";
+import { displayMoney, parseDecimal } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import type { WithdrawState } from "./types";
 

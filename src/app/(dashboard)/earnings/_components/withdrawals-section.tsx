@@ -5,7 +5,7 @@ import { Landmark } from "lucide-react";
 import { DataTable } from "@/components/data-table";
 import { WithdrawalStatusBadge } from "@/components/withdrawal-status-badge";
 import { formatDateTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import type { BankAccount, Withdrawal } from "./types";
 
 export function WithdrawalsSection({

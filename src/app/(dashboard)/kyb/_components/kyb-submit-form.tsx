@@ -2,7 +2,7 @@
 
 import { Send } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { KYB_DOCUMENT_LABEL } from "@/components/kyb-status-badge";
 import { Dropzone } from "@/components/upload/dropzone";
 import { UploadProgressBar } from "@/components/upload/upload-progress";

@@ -2,7 +2,8 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleX, Clock, FileSearch, type LucideIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
+import { lazyComponent } from "@/components/lazy-component";
 import { KybStatusBadge } from "@/components/kyb-status-badge";
 import { Card, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDateTime } from "@/lib/format";
@@ -10,13 +11,21 @@ import type { Kyb } from "@/server/kyb/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { KybDocuments } from "./kyb-documents";
-import { KybSubmitForm } from "./kyb-submit-form";
+
+// The upload form (dropzones, uploadthing's hook) loads alongside the status, not with the page.
+const KybSubmitForm = lazyComponent(
+  () => import("./kyb-submit-form").then((m) => m.KybSubmitForm),
+  <Skeleton className="h-96 w-full" />,
+);
 
 export function KybView() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { can } = useMe();
   const kyb = useQuery(trpc.kyb.status.queryOptions());
+  useEffect(() => {
+    if (can.admin) KybSubmitForm.preload();
+  }, [can.admin]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.kyb.status.queryKey() });
 
   return (

@@ -8,7 +8,7 @@ import { BackLink, Facts } from "@/components/detail";
 import { StatusBadge } from "@/components/status-badge";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate, formatDateTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import type { PaymentDetail as Detail } from "@/server/payments/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 

@@ -9,9 +9,10 @@ import { StatusBadge } from "@/components/status-badge";
 import { Button } from "@/components/ui/button";
 import { Card, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate, formatTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { useQueryState } from "@/lib/use-query-state";
-import { PAYMENT_STATUSES, type PaymentRow, type PaymentTotals } from "@/server/payments/schemas";
+import { PAYMENT_STATUSES } from "@/lib/enums";
+import type { PaymentRow, PaymentTotals } from "@/server/payments/schemas";
 import { useTRPC } from "@/trpc/react";
 
 const FILTERS = ["q", "status", "policyId", "from", "to"] as const;

@@ -10,7 +10,7 @@ import { CopyButton } from "@/components/copy-button";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import type { Payment } from "@/server/payments/schemas";
 import type { Policy } from "@/server/policies/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";

@@ -1,19 +1,23 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { lazy, Suspense, useEffect } from "react";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
-import { bucketLabel, compactMoney } from "../../_analytics/format";
+import { bucketLabel } from "../../_analytics/format";
+
+// recharts loads after the page, alongside the figures; a skeleton of the chart's size stands in.
+const loadPlot = () => import("./policy-sales-plot");
+const PolicySalesPlot = lazy(() => loadPlot().then((m) => ({ default: m.PolicySalesPlot })));
 
 const percent = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
-const TICK = { fontSize: 11, fill: "#64748b" };
 const longDay = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export function PolicyAnalyticsPanel({ id }: { id: string }) {
   const trpc = useTRPC();
   const analytics = useQuery(trpc.policies.analytics.queryOptions({ id }));
+  useEffect(() => void loadPlot().catch(() => undefined), []);
 
   if (analytics.isPending) return <Skeleton className="h-80 w-full" />;
   if (analytics.isError) {
@@ -56,51 +60,9 @@ export function PolicyAnalyticsPanel({ id }: { id: string }) {
       <h3 className="mt-6 text-xs font-medium text-slate-600">Gross sales, last 30 days</h3>
       {/* The Y axis sizes itself to its widest label; the X axis keeps its first and last labels inside the card. */}
       <div className="mt-2 h-44 w-full" role="img" aria-label={summary} data-testid="policy-sales-chart">
-        <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={series} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
-            <XAxis
-              dataKey="label"
-              tick={TICK}
-              tickLine={false}
-              axisLine={false}
-              minTickGap={16}
-              interval="preserveStartEnd"
-              padding={{ left: 12, right: 12 }}
-            />
-            <YAxis
-              width="auto"
-              tick={TICK}
-              tickLine={false}
-              axisLine={false}
-              tickCount={4}
-              allowDecimals={false}
-              tickFormatter={(v: number) => compactMoney(v, a.currency)}
-            />
-            <Tooltip
-              isAnimationActive={false}
-              cursor={{ stroke: "#94a3b8", strokeDasharray: "3 3" }}
-              formatter={(value) => [displayMoney(String(value), a.currency), "Gross sales"]}
-              labelFormatter={(_, payload) => {
-                const date = payload?.[0]?.payload?.date as string | undefined;
-                return date ? longDay.format(new Date(`${date}T00:00:00Z`)) : "";
-              }}
-              labelStyle={{ color: "#0f172a", fontWeight: 500 }}
-              itemStyle={{ color: "#1e40af" }}
-              contentStyle={{ fontSize: 12, borderRadius: 6, borderColor: "#e2e8f0" }}
-            />
-            <Area
-              type="monotone"
-              dataKey="gross"
-              name="Gross sales"
-              stroke="#1f5ad6"
-              fill="#d9eaff"
-              strokeWidth={2}
-              isAnimationActive={false}
-              activeDot={{ r: 4 }}
-            />
-          </AreaChart>
-        </ResponsiveContainer>
+        <Suspense fallback={<Skeleton className="h-full w-full" />}>
+          <PolicySalesPlot series={series} currency={a.currency} />
+        </Suspense>
       </div>
     </Card>
   );

@@ -4,16 +4,19 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Link2, Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import { formatDateTime } from "@/lib/format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "../_components/labels";
-import { PaymentLinkDialog } from "./payment-link-dialog";
 import { PolicyAnalyticsPanel } from "./policy-analytics";
+
+// Loaded when first opened (its form, schema and zod with it).
+const PaymentLinkDialog = lazyDialog(() => import("./payment-link-dialog").then((m) => m.PaymentLinkDialog));
 
 export function PolicyDetail({ id }: { id: string }) {
   const trpc = useTRPC();

@@ -1,4 +1,4 @@
-import type { POLICY_DURATIONS, POLICY_TYPES } from "@/server/policies/schemas";
+import type { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";
 
 export const TYPE_LABELS: Record<(typeof POLICY_TYPES)[number], string> = {
   auto: "Auto",

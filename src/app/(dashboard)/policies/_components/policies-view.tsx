@@ -9,9 +9,10 @@ import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/com
 import { Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { cn } from "@/lib/cn";
-import { displayMoney } from "@/lib/money";
-import { POLICY_TYPES } from "@/server/policies/schemas";
+import { displayMoney } from "@/lib/money-format";
+import { POLICY_TYPES } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { LazyPolicyForm } from "./lazy-policy-form";
 import { DURATION_LABELS, TYPE_LABELS } from "./labels";
 
 type Status = "all" | "true" | "false";
@@ -47,7 +48,7 @@ export function PoliciesView() {
         description="The insurance products your customers can buy."
         actions={
           <Button asChild>
-            <Link href="/policies/new">
+            <Link href="/policies/new" onPointerEnter={LazyPolicyForm.preload} onFocus={LazyPolicyForm.preload}>
               <Plus className="h-4 w-4" aria-hidden /> New policy
             </Link>
           </Button>
@@ -98,7 +99,7 @@ export function PoliciesView() {
               description="Describe what you cover and at what price; then share a payment link with your customers."
               action={
                 <Button asChild>
-                  <Link href="/policies/new">Create a policy</Link>
+                  <Link href="/policies/new" onPointerEnter={LazyPolicyForm.preload} onFocus={LazyPolicyForm.preload}>Create a policy</Link>
                 </Button>
               }
             />

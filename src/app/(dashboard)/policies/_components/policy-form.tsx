@@ -1,34 +1,34 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
-import { M, z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Textarea, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
-import { parseDecimal } from "@/lib/money";
-import { POLICY_DURATIONS, POLICY_TYPES, PolicyDuration, PolicyType, type Policy } from "@/server/policies/schemas";
+import { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";
+import { lazyResolver } from "@/lib/lazy-resolver";
+import type { Policy } from "@/server/policies/schemas";
 import type { ErrorInfo } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "./labels";
 import { ListEditor } from "./list-editor";
+import type { PolicyFormValues } from "./policy-form.schema";
 
-// The same rules as the API's CreatePolicyInput, in the form's own shape.
-const FormSchema = z.object({
-  name: z.string().trim().min(1).max(120),
-  type: PolicyType,
-  duration: PolicyDuration,
-  price: z
-    .string()
-    .trim()
-    .refine((v) => (parseDecimal(v) ?? 0n) > 0n, M.amount),
-  description: z.string().max(5000),
-  coverage: z.string().max(5000),
-  benefits: z.array(z.string()).max(50),
-  exclusions: z.array(z.string()).max(50),
-});
-export type PolicyFormValues = z.infer<typeof FormSchema>;
+export type { PolicyFormValues };
+
+// The schema (and zod) load when the form is first used.
+const resolver = lazyResolver(() => import("./policy-form.schema").then((m) => m.resolver));
+/** The form's fields: a field error from the API on one of them is shown under it. */
+const FIELDS: Record<keyof PolicyFormValues, true> = {
+  name: true,
+  type: true,
+  duration: true,
+  price: true,
+  description: true,
+  coverage: true,
+  benefits: true,
+  exclusions: true,
+};
 
 export function PolicyForm({
   policy,
@@ -45,7 +45,7 @@ export function PolicyForm({
 }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<PolicyFormValues>({
-    resolver: zodResolver(FormSchema),
+    resolver,
     defaultValues: {
       name: policy?.name ?? "",
       type: policy?.type ?? "auto",
@@ -66,7 +66,7 @@ export function PolicyForm({
     let mapped = false;
     for (const e of failure.fieldErrors) {
       const field = e.path.replace(/^data\./, "").split(".")[0] as keyof PolicyFormValues;
-      if (field in FormSchema.shape) {
+      if (field in FIELDS) {
         form.setError(field, { message: e.message });
         mapped = true;
       }
@@ -75,7 +75,7 @@ export function PolicyForm({
   });
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={submit} onFocus={resolver.preload} noValidate>
       <Card className="space-y-5 p-6">
         <FormError message={formError} />
         <Field id="policy-name" label="Name" error={errors.name?.message}>

@@ -2,10 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { PageHeader } from "@/components/ui/card";
 import { errorInfo, useTRPC } from "@/trpc/react";
-import { PolicyForm } from "../_components/policy-form";
+import { LazyPolicyForm as PolicyForm } from "../_components/lazy-policy-form";
 
 export function NewPolicy() {
   const trpc = useTRPC();

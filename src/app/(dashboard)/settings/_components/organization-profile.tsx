@@ -1,11 +1,21 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { useEffect } from "react";
+import { toast } from "@/lib/toast";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
-import { OrganizationForm } from "@/components/organization-form";
+import { lazyComponent } from "@/components/lazy-component";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
+
+const loading = (
+  <div className="space-y-3">
+    <Skeleton className="h-10 w-full" />
+    <Skeleton className="h-10 w-full" />
+  </div>
+);
+// The form (react-hook-form) loads alongside the profile, not with the page.
+const OrganizationForm = lazyComponent(() => import("@/components/organization-form").then((m) => m.OrganizationForm), loading);
 
 export function OrganizationProfile() {
   const trpc = useTRPC();
@@ -14,16 +24,14 @@ export function OrganizationProfile() {
   const org = useQuery(trpc.organizations.current.queryOptions());
   const lock = useQuery(trpc.organizations.currencyLock.queryOptions());
   const update = useMutation(trpc.organizations.update.mutationOptions());
+  useEffect(() => OrganizationForm.preload(), []);
 
   return (
     <Card className="p-6">
       <h2 className="text-base font-semibold">Organization profile</h2>
       <p className="mb-5 mt-1 text-sm text-slate-600">Shown to your customers on checkout pages and receipts.</p>
       {org.isPending ? (
-        <div className="space-y-3">
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-10 w-full" />
-        </div>
+        loading
       ) : org.isError ? (
         <ErrorState message={errorInfo(org.error).message} onRetry={() => org.refetch()} />
       ) : (

@@ -3,7 +3,8 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { MailPlus, Users } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -12,7 +13,9 @@ import { formatDate } from "@/lib/format";
 import type { Invitation, Member } from "@/server/team/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
-import { InviteDialog } from "./invite-dialog";
+
+// Loaded when first opened (its form, schema and zod with it).
+const InviteDialog = lazyDialog(() => import("./invite-dialog").then((m) => m.InviteDialog));
 
 const roleLabel = { OWNER: "Owner", ADMIN: "Admin", MEMBER: "Member" } as const;
 /** Up to five key names, then how many more. */

@@ -9,7 +9,7 @@ import { SecretReveal } from "@/components/secret-reveal";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
-import { EVENT_TYPES } from "@/server/events/record";
+import { EVENT_TYPES } from "@/lib/enums";
 import { CreateWebhookInput, type WebhookWithSecret } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 

@@ -3,14 +3,14 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RotateCw } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { DataTable } from "@/components/data-table";
 import { Button } from "@/components/ui/button";
 import { Badge, ErrorState, Skeleton } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { NativeSelect } from "@/components/ui/select";
 import { formatDateTime } from "@/lib/format";
-import { EVENT_TYPES } from "@/server/events/record";
+import { EVENT_TYPES } from "@/lib/enums";
 import type { Webhook, WebhookDelivery } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";

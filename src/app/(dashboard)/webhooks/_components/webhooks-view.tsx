@@ -3,15 +3,18 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, Send, Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import type { Webhook } from "@/server/webhooks/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
-import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { DeliveryLog } from "./delivery-log";
+
+// Loaded when first opened (its form, schema and zod with it).
+const CreateWebhookDialog = lazyDialog(() => import("./create-webhook-dialog").then((m) => m.CreateWebhookDialog));
 
 export function WebhooksView() {
   const trpc = useTRPC();

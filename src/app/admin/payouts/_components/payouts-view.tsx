@@ -5,7 +5,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { Banknote, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
 import { DataTable } from "@/components/data-table";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
@@ -13,7 +13,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { tabPanelProps, Tabs } from "@/components/ui/tabs";
 import { WithdrawalStatusBadge } from "@/components/withdrawal-status-badge";
 import { formatDateTime } from "@/lib/format";
-import { displayMoney } from "@/lib/money";
+import { displayMoney } from "@/lib/money-format";
 import type { AppRouter } from "@/server/trpc/root";
 import { errorInfo, useTRPC } from "@/trpc/react";
 

@@ -2,10 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { useEffect } from "react";
+import { toast } from "@/lib/toast";
 import { Card, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { errorInfo, useTRPC } from "@/trpc/react";
-import { PolicyForm } from "../../_components/policy-form";
+import { LazyPolicyForm as PolicyForm } from "../../_components/lazy-policy-form";
 
 export function EditPolicy({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -13,6 +14,7 @@ export function EditPolicy({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const policy = useQuery(trpc.policies.get.queryOptions({ id }));
   const update = useMutation(trpc.policies.update.mutationOptions());
+  useEffect(() => PolicyForm.preload(), []);
 
   if (policy.isPending) return <Skeleton className="h-96 w-full" />;
   if (policy.isError) {

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, Check, X } from "lucide-react";
 import Link from "next/link";
 import { useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "@/lib/toast";
+import { lazyDialog } from "@/components/lazy-dialog";
 import { inKindOrder, KybStatusBadge } from "@/components/kyb-status-badge";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorState, Skeleton } from "@/components/ui/card";
@@ -13,7 +14,9 @@ import { formatDateTime } from "@/lib/format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DecisionHistory } from "./decision-history";
 import { InlineDocument } from "./inline-document";
-import { RejectDialog } from "./reject-dialog";
+
+// Loaded when first opened (its form, schema and zod with it).
+const RejectDialog = lazyDialog(() => import("./reject-dialog").then((m) => m.RejectDialog));
 
 export function KybReviewView({ organizationId }: { organizationId: string }) {
   const trpc = useTRPC();

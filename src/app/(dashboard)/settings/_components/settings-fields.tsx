@@ -1,0 +1,92 @@
+"use client";
+
+// The settings form itself (react-hook-form), loaded alongside the settings by SettingsForm (./settings-form).
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useForm } from "react-hook-form";
+import { toast } from "@/lib/toast";
+import { lazyResolver } from "@/lib/lazy-resolver";
+import { Button } from "@/components/ui/button";
+import { Field, Input } from "@/components/ui/field";
+import type { AppRouter } from "@/server/trpc/root";
+import type { inferRouterOutputs } from "@trpc/server";
+import { errorInfo, useTRPC } from "@/trpc/react";
+import type { Values } from "./settings-form.schema";
+
+// The schema (and zod) load when the form is first used.
+const resolver = lazyResolver(() => import("./settings-form.schema").then((m) => m.resolver));
+
+type Settings = inferRouterOutputs<AppRouter>["settings"]["get"];
+
+const valuesOf = (settings: Settings): Values => ({
+  email: settings.notifications.email,
+  sms: settings.notifications.sms,
+  rateLimit: settings.api.rateLimit,
+});
+
+export function SettingsFields({ settings, canEdit }: { settings: Settings; canEdit: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useMutation(trpc.settings.update.mutationOptions());
+  const form = useForm<Values>({ resolver, defaultValues: valuesOf(settings) });
+  const { errors, isSubmitting, isDirty } = form.formState;
+
+  // Saved (or changed elsewhere): the form starts again from what the server holds.
+  useEffect(() => {
+    form.reset(valuesOf(settings));
+  }, [settings, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await update.mutateAsync({ notifications: { email: values.email, sms: values.sms }, api: { rateLimit: values.rateLimit } });
+      toast.success("Settings saved");
+      await queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey() });
+    } catch (err) {
+      const info = errorInfo(err);
+      const rate = info.fieldErrors.find((e) => e.path.endsWith("rateLimit"));
+      if (rate) form.setError("rateLimit", { message: rate.message });
+      else toast.error(info.message);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-5">
+      <fieldset disabled={!canEdit} className="space-y-5">
+        <fieldset className="space-y-3">
+          <legend className="text-sm font-medium text-slate-700">Notifications</legend>
+          <label className="flex items-center gap-3 text-sm">
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("email")} /> Email me about
+            payments, claims and payouts
+          </label>
+          <label className="flex items-center gap-3 text-sm">
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("sms")} /> Send SMS alerts
+          </label>
+        </fieldset>
+        <Field
+          id="rate-limit"
+          label="API rate limit"
+          hint="Requests per minute for your organization, over all its keys (1–100000)."
+          error={errors.rateLimit?.message}
+        >
+          <Input
+            id="rate-limit"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100000}
+            className="w-40"
+            aria-invalid={!!errors.rateLimit}
+            {...form.register("rateLimit", { valueAsNumber: true })}
+          />
+        </Field>
+      </fieldset>
+      {canEdit && (
+        <div className="flex justify-end">
+          <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+            Save settings
+          </Button>
+        </div>
+      )}
+    </form>
+  );
+}
