@@ -234,6 +234,8 @@ test.describe("GET /business/analytics/api-usage counts every request made with 
 
 test.describe("two app instances on one PostgreSQL database", () => {
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
+  // One worker runs the group, so one second instance serves every test of it.
+  test.describe.configure({ mode: "serial" });
 
   let second: ChildProcess | undefined;
   let stderr = "";
