@@ -108,6 +108,8 @@ interface Tally {
   pending: number;
   /** Requests being written now (counted until the database answers). */
   writing: number;
+  /** Of those, the ones a background flush is writing (allowed without a look at the shared count). */
+  flushing: number;
 }
 
 /** Adds many keys' counts in one statement; answers each key's shared count. */
@@ -142,6 +144,7 @@ export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs
       if (tally.pending > 0) {
         rows.push({ key, windowStart: tally.windowStart, by: tally.pending, tally });
         tally.writing += tally.pending;
+        tally.flushing += tally.pending;
         tally.pending = 0;
       } else if (tally.windowStart < Date.now() / 1000 - WINDOW_S) tallies.delete(key);
     }
@@ -150,6 +153,7 @@ export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs
       .then((counts) => {
         for (const r of rows) {
           r.tally.writing -= r.by;
+          r.tally.flushing -= r.by;
           const count = counts.get(r.key);
           if (count !== undefined) r.tally.known = Math.max(r.tally.known, count);
         }
@@ -158,6 +162,7 @@ export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs
         // Kept for the next flush.
         for (const r of rows) {
           r.tally.writing -= r.by;
+          r.tally.flushing -= r.by;
           r.tally.pending += r.by;
         }
         logger.warn({ err }, "could not write the rate-limit counts; retrying");
@@ -185,12 +190,13 @@ export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs
       const windowStart = Math.floor(now / WINDOW_S) * WINDOW_S;
       let tally = tallies.get(key);
       if (!tally || tally.windowStart !== windowStart) {
-        tally = { windowStart, known: 0, pending: 0, writing: 0 };
+        tally = { windowStart, known: 0, pending: 0, writing: 0, flushing: 0 };
         tallies.set(key, tally);
       }
       const headroom = Math.floor(limit / 10);
+      // Allowed here without the shared count: at most headroom/2 of them unwritten at any time.
       const unwritten = tally.pending + 1;
-      if (unwritten <= headroom / 2 && tally.known + tally.writing + unwritten <= limit - headroom) {
+      if (unwritten + tally.flushing <= headroom / 2 && tally.known + tally.writing + unwritten <= limit - headroom) {
         tally.pending = unwritten;
         schedule();
         return resultOf(limit, tally.known + tally.writing + tally.pending, windowStart, now);
@@ -202,6 +208,8 @@ export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs
       t.writing += by;
       let count: number | undefined;
       try {
+        // This instance's own counts being flushed land first, so the shared count holds them.
+        if (flushing) await flushing;
         count = (await write([{ key, windowStart, by }])).get(key);
       } catch (err) {
         t.pending += by - 1;
