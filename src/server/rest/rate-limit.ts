@@ -194,9 +194,15 @@ export function batchedLimiter(write: BatchWriter = databaseBatchWriter, flushMs
         tallies.set(key, tally);
       }
       const headroom = Math.floor(limit / 10);
-      // Allowed here without the shared count: at most headroom/2 of them unwritten at any time.
+      // Allowed here without the shared count: never while a decision on it is under way here (its
+      // answer may show the limit near), and at most headroom/2 of them unwritten at any time.
       const unwritten = tally.pending + 1;
-      if (unwritten + tally.flushing <= headroom / 2 && tally.known + tally.writing + unwritten <= limit - headroom) {
+      const deciding = tally.writing > tally.flushing;
+      if (
+        !deciding &&
+        unwritten + tally.flushing <= headroom / 2 &&
+        tally.known + tally.writing + unwritten <= limit - headroom
+      ) {
         tally.pending = unwritten;
         schedule();
         return resultOf(limit, tally.known + tally.writing + tally.pending, windowStart, now);
