@@ -1,11 +1,23 @@
 // Real rows for service tests: every test makes its own users and
 // organizations (unique suffix), so files can run in parallel on one database.
 import crypto from "node:crypto";
+import { expect } from "vitest";
 import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
 import { createOrganization } from "@/server/organizations/service";
 
 export const unique = () => crypto.randomBytes(5).toString("hex");
+
+/** The code of the AppError a promise rejects with (fails the test when it resolves or throws anything else). */
+export async function codeOf(p: Promise<unknown>) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AppError);
+  return (err as AppError).code;
+}
 
 export async function createUser(name = "Test User") {
   const id = `usr_${unique()}`;

@@ -9,7 +9,7 @@ import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas
 import { initializePayment } from "@/server/payments/service";
 import { CreatePolicyInput } from "@/server/policies/schemas";
 import { createPolicy } from "@/server/policies/service";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { CLAIM_STATUSES, CreateClaimInput, SearchClaimsQuery, UpdateClaimStatusInput, type ClaimStatus } from "./schemas";
 import {
   getClaim,
@@ -20,15 +20,6 @@ import {
   submitClaim,
   updateClaimStatus,
 } from "./service";
-
-async function codeOf(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return (err as AppError).code;
-}
 
 const claimInput = (policyId: string, overrides: Record<string, unknown> = {}) =>
   CreateClaimInput.parse({ policyId, type: "theft", description: "Phone stolen at the market", amount: 450.5, ...overrides });

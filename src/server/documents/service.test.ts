@@ -2,8 +2,7 @@
 // bytes), who may change them, and that another organization's ids are not found.
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
-import { AppError } from "@/server/errors";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { filesOnDisk, JPEG_BYTES, PDF_BYTES, PNG_BYTES, pdfWithPages, storedFileIds, upload } from "@/test/uploads";
 import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "./schemas";
 import {
@@ -15,15 +14,6 @@ import {
   uploadCertificate,
   uploadReceiptSample,
 } from "./service";
-
-async function codeOf(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return (err as AppError).code;
-}
 
 const certificateInput = (bytes: Buffer = PDF_BYTES(), name = "NAICOM operating licence 2026") =>
   UploadCertificateInput.parse({ file: upload("file", bytes), name, type: "insurance licence" });

@@ -18,18 +18,9 @@ import { CreatePolicyInput } from "@/server/policies/schemas";
 import { createPolicy, getPolicy, listPolicies } from "@/server/policies/service";
 import { getSettings } from "@/server/settings/service";
 import { listMembers } from "@/server/team/members";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { kybUploads } from "@/test/uploads";
 import { sessionActor, setDashboardMode } from "./service";
-
-async function codeOf(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return (err as AppError).code;
-}
 
 const key = (actor: Actor, mode: "live" | "test", permissions: ("read" | "write")[] = ["read", "write"]) =>
   createApiKey(actor, CreateApiKeyInput.parse({ name: `${mode} key`, permissions, mode }));

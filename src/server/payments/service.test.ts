@@ -3,22 +3,13 @@ import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { CreatePolicyInput } from "@/server/policies/schemas";
 import { createPolicy, setPolicyStatus } from "@/server/policies/service";
-import { ownerWithOrganization } from "@/test/fixtures";
+import { codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { payWithCard, SANDBOX_CARDS } from "./checkout";
 import { CheckoutInput, InitializePaymentInput } from "./schemas";
 import { initializePayment, listPayments, verifyPayment } from "./service";
 
 const card = (cardNumber: string) =>
   CheckoutInput.parse({ cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
-
-async function codeOf(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return (err as AppError).code;
-}
 
 async function shop(price = "150.00", duration: "monthly" | "yearly" = "yearly") {
   const { actor, org } = await ownerWithOrganization();

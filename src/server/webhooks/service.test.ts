@@ -13,9 +13,8 @@ vi.hoisted(() => {
 
 import type { Actor } from "@/server/actor";
 import { connectDatabase, db } from "@/server/db/client";
-import { AppError } from "@/server/errors";
 import { unseal } from "@/server/seal";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { SECRET_PURPOSE } from "./deliver";
 import { CreateWebhookInput, ListDeliveriesQuery } from "./schemas";
 import {
@@ -52,15 +51,6 @@ const hook = (actor: Actor, input: { url?: string; events?: string[]; secret?: s
     actor,
     CreateWebhookInput.parse({ url: `${base}/hooks/${crypto.randomUUID()}`, events: ["claim.submitted"], ...input }),
   );
-
-async function codeOf(p: Promise<unknown>) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return (err as AppError).code;
-}
 
 describe("registering a webhook", () => {
   it("generates a whsec_ secret of 32 random bytes, shown once and stored sealed", async () => {
