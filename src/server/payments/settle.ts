@@ -5,6 +5,8 @@
 import crypto from "node:crypto";
 import type { Coverage as CoverageRow, Payment as PaymentRow, PolicyDuration } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
+import { newCertificateNumber } from "@/server/coverages/certificate-number";
+import { scheduleCoverage } from "@/server/coverages/schedule";
 import { toCoverage } from "@/server/coverages/service";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
@@ -72,8 +74,8 @@ export async function settlePayment(
     // payments of the same customer settle at once.
     const interval = INTERVAL[policy.duration];
     const [coverage] = await tx.$queryRaw<CoverageRow[]>`
-      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "customerName", "startsAt", "endsAt", "renewalCount", "createdAt", "updatedAt")
-      VALUES (${newId()}, ${pending.organizationId}, ${policy.id}, ${pending.email}, ${name}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${now}, ${now})
+      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "customerName", "startsAt", "endsAt", "renewalCount", "certificateNumber", "createdAt", "updatedAt")
+      VALUES (${newId()}, ${pending.organizationId}, ${policy.id}, ${pending.email}, ${name}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${newCertificateNumber()}, ${now}, ${now})
       ON CONFLICT ("policyId", "customerEmail") DO UPDATE SET
         "endsAt" = GREATEST(coverage."endsAt", EXCLUDED."startsAt") + ${interval}::interval,
         "renewalCount" = coverage."renewalCount" + 1,
@@ -81,6 +83,8 @@ export async function settlePayment(
         "updatedAt" = EXCLUDED."updatedAt"
       RETURNING *`;
     if (!coverage) throw new Error("coverage upsert returned nothing");
+    // The new period's reminders and its expiry event are due again.
+    await scheduleCoverage(tx, coverage);
     const purchased = coverage.renewalCount === 0;
 
     // The customer (one per email), with running totals for the customers list.
