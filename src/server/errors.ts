@@ -43,6 +43,7 @@ const TABLE = {
   already_member: [409, "CONFLICT", "Already a member"],
   invitation_pending: [409, "CONFLICT", "Invitation already pending"],
   invitation_limit_reached: [409, "CONFLICT", "Too many pending invitations"],
+  attachment_limit: [409, "CONFLICT", "Attachment limit reached"],
   idempotency_in_progress: [409, "CONFLICT", "Idempotent request in progress"],
   payload_too_large: [413, "PAYLOAD_TOO_LARGE", "Payload too large"],
   unsupported_media_type: [415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type"],

@@ -1,6 +1,7 @@
 import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/server/coverages/schemas";
+import { ContentType, FileField } from "@/server/files/schemas";
 import { pageOf, PageQuery } from "@/server/pagination";
 
 // The value lists and the review moves live in src/lib/enums.ts (the dashboard imports them from there).
@@ -63,6 +64,27 @@ export type Claim = z.infer<typeof Claim>;
 
 export const ClaimList = pageOf(Claim, "ClaimList");
 
+// ---------- evidence: files attached to a claim ----------
+
+/** Multipart fields of an attachment upload. */
+export const UploadClaimAttachmentInput = z.strictObject({ file: FileField }).meta({ id: "UploadClaimAttachmentInput" });
+export type UploadClaimAttachmentInput = z.output<typeof UploadClaimAttachmentInput>;
+
+export const ClaimAttachment = z
+  .object({
+    id: z.string(),
+    claimId: z.string(),
+    fileName: z.string(),
+    contentType: ContentType,
+    size: z.number().int().describe("Bytes"),
+    url: z.url().describe("Where the file is served: a member's session or an API key of this organization"),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "ClaimAttachment" });
+export type ClaimAttachment = z.infer<typeof ClaimAttachment>;
+/** A claim's attachments, oldest first, all on one page (at most 5). */
+export const ClaimAttachmentList = pageOf(ClaimAttachment, "ClaimAttachmentList");
+
 const ClaimHistoryEntry = z.object({
   id: z.string(),
   fromStatus: z.enum(CLAIM_STATUSES).nullable(),
@@ -96,5 +118,6 @@ export const ClaimDetail = ClaimWithHistory.extend({
   policyName: z.string(),
   customer: z.object({ id: z.string().nullable(), email: z.string(), name: z.string().nullable() }).nullable(),
   coverage: Coverage.nullable(),
+  attachments: z.array(ClaimAttachment).describe("Evidence, oldest first"),
 });
 export type ClaimDetail = z.infer<typeof ClaimDetail>;

@@ -8,6 +8,7 @@ import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { literal } from "@/server/like";
 import { findPolicy } from "@/server/policies/service";
 import { toCoverage } from "@/server/coverages/service";
+import { listClaimAttachments } from "./attachments";
 import {
   CLAIM_MOVES,
   type Claim,
@@ -197,7 +198,7 @@ export async function searchClaims(actor: Actor, query: SearchClaimsQuery): Prom
   return toPage(rows, query, toClaimRow);
 }
 
-/** A claim's page: the review, the policy, the customer and their coverage. */
+/** A claim's page: the review, the policy, the customer, their coverage and the evidence. */
 export async function getClaimDetail(actor: Actor, id: string): Promise<ClaimDetail> {
   const claim = await getClaimWithHistory(actor, id);
   const row = await db.claim.findFirstOrThrow({
@@ -211,8 +212,10 @@ export async function getClaimDetail(actor: Actor, id: string): Promise<ClaimDet
         select: { id: true, name: true },
       })
     : null;
+  const attachments = await listClaimAttachments(actor.organizationId, [claim.id]);
   return {
     ...claim,
+    attachments: attachments.get(claim.id) ?? [],
     policyName: row.policy.name,
     customer: email ? { id: customer?.id ?? null, email, name: customer?.name ?? row.coverage?.customerName ?? null } : null,
     coverage: row.coverage ? toCoverage(row.coverage) : null,

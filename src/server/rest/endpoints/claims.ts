@@ -1,8 +1,20 @@
-import { Claim, ClaimList, CreateClaimInput, ListClaimsQuery, UpdateClaimStatusInput } from "@/server/claims/schemas";
+import { addClaimAttachments, getClaimAttachments, MAX_CLAIM_ATTACHMENTS } from "@/server/claims/attachments";
+import {
+  Claim,
+  ClaimAttachment,
+  ClaimAttachmentList,
+  ClaimList,
+  CreateClaimInput,
+  ListClaimsQuery,
+  UpdateClaimStatusInput,
+  UploadClaimAttachmentInput,
+} from "@/server/claims/schemas";
 import { getClaim, listClaims, submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { endpoint, IdParam } from "../endpoint";
 
 const tag = "Claims";
+const uploadNote =
+  "multipart/form-data with one `file` part. The file must be a PDF, PNG or JPEG by its content (else 415) and at most MAX_UPLOAD_BYTES, 10 MiB by default (else 413). Download it from `url` with an API key of this organization.";
 
 export const claimEndpoints = [
   // GET /api/v1/claims
@@ -37,6 +49,7 @@ export const claimEndpoints = [
     path: "/claims/{id}",
     operationId: "getClaim",
     summary: "Get a claim",
+    description: "The claim as every claim answer gives it; its evidence is at `GET /claims/{id}/attachments`.",
     tag,
     permission: "read",
     params: IdParam,
@@ -57,5 +70,38 @@ export const claimEndpoints = [
     response: Claim,
     errors: ["invalid_state"],
     handler: ({ actor, params, body }) => updateClaimStatus(actor, params.id, body),
+  }),
+  // POST /api/v1/claims/{id}/attachments — add evidence (multipart: file)
+  endpoint({
+    method: "POST",
+    path: "/claims/{id}/attachments",
+    operationId: "addClaimAttachment",
+    summary: "Attach a file to a claim",
+    description: `Evidence for the claim: a photo, an invoice, a police report. A claim holds at most ${MAX_CLAIM_ATTACHMENTS} attachments, whoever added them (API, dashboard or the customer portal); one more answers 409 \`attachment_limit\` and nothing is stored. ${uploadNote}`,
+    tag,
+    permission: "write",
+    params: IdParam,
+    multipart: { files: ["file"] },
+    body: UploadClaimAttachmentInput,
+    response: ClaimAttachment,
+    status: 201,
+    errors: ["attachment_limit"],
+    handler: async ({ actor, params, body }) => {
+      const [attachment] = await addClaimAttachments(actor, params.id, [body.file], actor.apiKey ? "api" : "dashboard");
+      return attachment!;
+    },
+  }),
+  // GET /api/v1/claims/{id}/attachments
+  endpoint({
+    method: "GET",
+    path: "/claims/{id}/attachments",
+    operationId: "listClaimAttachments",
+    summary: "List a claim's attachments",
+    description: `Every attachment of the claim, oldest first, on one page (at most ${MAX_CLAIM_ATTACHMENTS}; \`nextCursor\` is always null). Download each from its \`url\` with an API key of this organization.`,
+    tag,
+    permission: "read",
+    params: IdParam,
+    response: ClaimAttachmentList,
+    handler: async ({ actor, params }) => ({ data: await getClaimAttachments(actor, params.id), nextCursor: null }),
   }),
 ];
