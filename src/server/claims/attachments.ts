@@ -18,8 +18,7 @@ export type ClaimAttachmentSource = "api" | "dashboard" | "portal";
 /** An attachment's row with its stored file. */
 export type ClaimAttachmentRow = ClaimAttachmentModel & { file: StoredFile };
 
-const limitReached = () =>
-  new AppError("attachment_limit", `A claim can have at most ${MAX_CLAIM_ATTACHMENTS} attachments`);
+const limitReached = () => new AppError("attachment_limit", `A claim can have at most ${MAX_CLAIM_ATTACHMENTS} attachments`);
 
 export const toClaimAttachment = (row: ClaimAttachmentRow): ClaimAttachment => ({
   id: row.id,
@@ -84,10 +83,7 @@ export async function addClaimAttachments(
 }
 
 /** The claims' attachments, oldest first, by claim id: every id given is a key (an empty list when it has none). One query. */
-export async function listClaimAttachments(
-  organizationId: string,
-  claimIds: string[],
-): Promise<Map<string, ClaimAttachment[]>> {
+export async function listClaimAttachments(organizationId: string, claimIds: string[]): Promise<Map<string, ClaimAttachment[]>> {
   const out = new Map<string, ClaimAttachment[]>(claimIds.map((id) => [id, []]));
   if (claimIds.length === 0) return out;
   const rows = await db.claimAttachment.findMany({
