@@ -1,0 +1,170 @@
+"use client";
+
+// Two steps: the email (a code is sent if it has cover here — the answer does
+// not say whether it has), then the 6-digit code from the email.
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Field, FormError, Input } from "@/components/ui/field";
+import { UploadError } from "@/components/upload/xhr-upload";
+import { M, z } from "@/lib/messages";
+import { portalButton, portalCall } from "./api";
+
+const EmailValues = z.object({ email: z.string().trim().min(1, M.requiredWhat("your email address")).pipe(z.email(M.email)) });
+const CodeValues = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Enter the 6-digit code from the email"),
+});
+
+export function PortalSignIn({ organizationId, businessName }: { organizationId: string; businessName: string }) {
+  const [email, setEmail] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  return (
+    <Card className="mx-auto max-w-md p-6 sm:p-8">
+      <h1 className="text-xl font-semibold text-slate-900">Sign in to see your cover</h1>
+      <p className="mt-2 text-sm text-slate-600">
+        See your cover with {businessName}, download certificates, renew, and make or follow a claim. No password: we email you
+        a code.
+      </p>
+      <div className="mt-6">
+        {email === null ? (
+          <EmailStep
+            organizationId={organizationId}
+            onSent={(e, message) => {
+              setEmail(e);
+              setNotice(message);
+            }}
+          />
+        ) : (
+          <CodeStep
+            organizationId={organizationId}
+            email={email}
+            notice={notice}
+            onRestart={() => {
+              setEmail(null);
+              setNotice(null);
+            }}
+            onResent={setNotice}
+          />
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function EmailStep({ organizationId, onSent }: { organizationId: string; onSent: (email: string, message: string) => void }) {
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<z.infer<typeof EmailValues>>({ resolver: zodResolver(EmailValues), defaultValues: { email: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const onSubmit = form.handleSubmit(async ({ email }) => {
+    setFormError(null);
+    try {
+      const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, { method: "POST", body: { email } });
+      onSent(email.trim().toLowerCase(), res.message);
+    } catch (err) {
+      const e = err as UploadError;
+      const field = e.fieldErrors?.find((f) => f.path === "email");
+      if (field) form.setError("email", { message: field.message });
+      else setFormError(e.message);
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormError message={formError} />
+      <Field id="portal-email-input" label="Email address" hint="The email you gave when you bought your cover." error={errors.email?.message}>
+        <Input id="portal-email-input" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
+      </Field>
+      <Button type="submit" loading={isSubmitting} className={`w-full ${portalButton}`}>
+        Email me a code
+      </Button>
+    </form>
+  );
+}
+
+function CodeStep({
+  organizationId,
+  email,
+  notice,
+  onRestart,
+  onResent,
+}: {
+  organizationId: string;
+  email: string;
+  notice: string | null;
+  onRestart: () => void;
+  onResent: (message: string) => void;
+}) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
+  const form = useForm<z.infer<typeof CodeValues>>({ resolver: zodResolver(CodeValues), defaultValues: { code: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const onSubmit = form.handleSubmit(async ({ code }) => {
+    setFormError(null);
+    try {
+      await portalCall(`/api/portal/${organizationId}/session`, { method: "POST", body: { email, code } });
+      router.refresh();
+    } catch (err) {
+      const e = err as UploadError;
+      const field = e.fieldErrors?.find((f) => f.path === "code");
+      if (field) form.setError("code", { message: field.message });
+      else setFormError(e.message);
+    }
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {notice && (
+        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+          {notice}
+        </p>
+      )}
+      <FormError message={formError} />
+      <p className="text-sm text-slate-700">
+        Code sent to <strong className="[overflow-wrap:anywhere]">{email}</strong>.
+      </p>
+      <Field id="portal-code" label="Sign-in code" error={errors.code?.message}>
+        <Input
+          id="portal-code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          placeholder="123456"
+          aria-invalid={!!errors.code}
+          {...form.register("code")}
+        />
+      </Field>
+      <Button type="submit" loading={isSubmitting} className={`w-full ${portalButton}`}>
+        Sign in
+      </Button>
+      <div className="flex flex-wrap justify-between gap-2 text-sm">
+        <button type="button" onClick={onRestart} className="font-medium text-slate-700 underline underline-offset-2 hover:text-slate-900">
+          Use another email
+        </button>
+        <button
+          type="button"
+          disabled={resending}
+          onClick={async () => {
+            setResending(true);
+            setFormError(null);
+            try {
+              const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, { method: "POST", body: { email } });
+              onResent(`A new code is on its way. ${res.message.split(". ").pop() ?? ""}`.trim());
+            } catch (err) {
+              setFormError((err as Error).message);
+            } finally {
+              setResending(false);
+            }
+          }}
+          className="font-medium text-slate-700 underline underline-offset-2 hover:text-slate-900 disabled:opacity-60"
+        >
+          Send a new code
+        </button>
+      </div>
+    </form>
+  );
+}

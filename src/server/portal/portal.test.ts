@@ -1,0 +1,242 @@
+// The policyholder portal: signing in with an emailed one-time code (hashed,
+// single use, 10 minutes, 5 tries, throttled, only for emails with cover), and
+// what a signed-in policyholder may see and do — their own records at that
+// business only.
+import { describe, expect, it } from "vitest";
+import type { Actor } from "@/server/actor";
+import { CreateClaimInput } from "@/server/claims/schemas";
+import { submitClaim } from "@/server/claims/service";
+import { db } from "@/server/db/client";
+import { mailsTo } from "@/server/mail/test-helpers";
+import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
+import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { initializePayment } from "@/server/payments/service";
+import type { WindowCounter } from "@/server/rest/rate-limit";
+import { CreatePolicyInput } from "@/server/policies/schemas";
+import { createPolicy } from "@/server/policies/service";
+import { codeOf, ownerWithOrganization, unique } from "@/test/fixtures";
+import { PNG_BYTES, PDF_BYTES, upload } from "@/test/uploads";
+import { CODE_MAX_ATTEMPTS, CODES_PER_EMAIL, portalSession, requestPortalCode, signInWithCode, signOutPortal, type PortalSession } from "./auth";
+import { PortalClaimInput } from "./schemas";
+import {
+  filePortalClaim,
+  portalAttachment,
+  portalCertificate,
+  portalClaim,
+  portalCoverage,
+  portalOverview,
+  portalPayment,
+  renewCoverage,
+} from "./service";
+
+const card = () => CheckoutInput.parse({ cardNumber: SANDBOX_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
+
+async function business() {
+  const { actor, org } = await ownerWithOrganization();
+  const policy = await createPolicy(actor, CreatePolicyInput.parse({ name: "Shop cover", type: "property", duration: "monthly", price: "100" }));
+  return { actor, org, policy };
+}
+
+async function buy(actor: Actor, policy: { id: string; price: string }, email: string) {
+  const p = await initializePayment(actor, InitializePaymentInput.parse({ amount: Number(policy.price), policyId: policy.id, email }));
+  await payWithCard(p.reference, card());
+  const coverage = await db.coverage.findFirstOrThrow({ where: { organizationId: actor.organizationId, customerEmail: email } });
+  return { reference: p.reference, coverage };
+}
+
+/** A counter of our own per test, so the throttle of one test never touches another. */
+function memoryCounter(): WindowCounter {
+  const counts = new Map<string, number>();
+  return async (key, start, _w, by = 1) => {
+    const k = `${key}:${start}`;
+    counts.set(k, (counts.get(k) ?? 0) + by);
+    return counts.get(k)!;
+  };
+}
+
+/** The code from the newest sign-in mail to `email` (the mail goes out in the background). */
+async function codeMailedTo(email: string, after = 0): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const mails = await mailsTo(email);
+    if (mails.length > after) {
+      const m = /sign-in code: (\d{6})/.exec(mails[mails.length - 1]!.text);
+      if (m) return m[1]!;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no sign-in code mailed to ${email}`);
+}
+
+async function signedIn(organizationId: string, email: string): Promise<PortalSession> {
+  const counter = memoryCounter();
+  const before = (await mailsTo(email)).length;
+  await requestPortalCode(organizationId, email, "203.0.113.9", { counter });
+  const code = await codeMailedTo(email, before);
+  const { token } = await signInWithCode(organizationId, email, code, "203.0.113.9", { counter });
+  return (await portalSession(organizationId, token))!;
+}
+
+describe("portal sign-in codes", () => {
+  it("mails a code only to an email with cover, stores it hashed, and a right code opens a session bound to the business", async () => {
+    const { actor, org, policy } = await business();
+    const email = `holder-${unique()}@example.test`;
+    await buy(actor, policy, email);
+    const stranger = `nobody-${unique()}@example.test`;
+    await requestPortalCode(org.id, stranger, null, { counter: memoryCounter() });
+    expect(await db.portalCode.count({ where: { organizationId: org.id, email: stranger } })).toBe(0);
+
+    await requestPortalCode(org.id, email, null, { counter: memoryCounter() });
+    const code = await codeMailedTo(email);
+    const row = await db.portalCode.findFirstOrThrow({ where: { organizationId: org.id, email } });
+    expect(row.codeHash).not.toContain(code);
+    expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeLessThanOrEqual(10 * 60_000 + 1000);
+
+    const { token } = await signInWithCode(org.id, email, code, null, { counter: memoryCounter() });
+    const session = await portalSession(org.id, token);
+    expect(session).toMatchObject({ organizationId: org.id, email });
+    expect(await db.portalSession.count({ where: { tokenHash: token } })).toBe(0); // only its hash is kept
+    const other = await ownerWithOrganization();
+    expect(await portalSession(other.org.id, token)).toBeNull(); // not another business's session
+
+    // Single use.
+    expect(await codeOf(signInWithCode(org.id, email, code, null, { counter: memoryCounter() }))).toBe("validation_failed");
+    await signOutPortal(token);
+    expect(await portalSession(org.id, token)).toBeNull();
+  });
+
+  it("ends a code after 5 wrong tries, after 10 minutes, and when a newer one is asked for", async () => {
+    const { actor, org, policy } = await business();
+    const email = `holder-${unique()}@example.test`;
+    await buy(actor, policy, email);
+    const counter = memoryCounter();
+
+    await requestPortalCode(org.id, email, null, { counter });
+    const code = await codeMailedTo(email);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) expect(await codeOf(signInWithCode(org.id, email, wrong, null, { counter }))).toBe("validation_failed");
+    expect(await codeOf(signInWithCode(org.id, email, code, null, { counter }))).toBe("validation_failed");
+
+    await requestPortalCode(org.id, email, null, { counter });
+    const late = await codeMailedTo(email, 1);
+    const eleven = new Date(Date.now() + 11 * 60_000);
+    expect(await codeOf(signInWithCode(org.id, email, late, null, { counter, now: eleven }))).toBe("validation_failed");
+
+    await requestPortalCode(org.id, email, null, { counter });
+    const first = await codeMailedTo(email, 2);
+    await requestPortalCode(org.id, email, null, { counter });
+    const second = await codeMailedTo(email, 3);
+    if (first !== second) expect(await codeOf(signInWithCode(org.id, email, first, null, { counter }))).toBe("validation_failed");
+    await expect(signInWithCode(org.id, email, second, null, { counter })).resolves.toHaveProperty("token");
+  });
+
+  it("throttles asking for codes per email, with or without cover alike", async () => {
+    const { org } = await business();
+    const counter = memoryCounter();
+    const email = `nobody-${unique()}@example.test`;
+    for (let i = 0; i < CODES_PER_EMAIL; i++) await requestPortalCode(org.id, email, null, { counter });
+    expect(await codeOf(requestPortalCode(org.id, email, null, { counter }))).toBe("rate_limited");
+  });
+
+  it("an unknown or malformed business is not found", async () => {
+    expect(await codeOf(requestPortalCode("no-such-org", "a@example.test", null, { counter: memoryCounter() }))).toBe("not_found");
+    expect(await codeOf(requestPortalCode("../../etc", "a@example.test", null, { counter: memoryCounter() }))).toBe("not_found");
+  });
+});
+
+describe("what a policyholder sees and does", () => {
+  it("sees only their own coverages, payments and claims at that business; anything else is not found", async () => {
+    const { actor, org, policy } = await business();
+    const alice = `alice-${unique()}@example.test`;
+    const bob = `bob-${unique()}@example.test`;
+    const a = await buy(actor, policy, alice);
+    const b = await buy(actor, policy, bob);
+    const bobsClaim = await submitClaim(
+      actor,
+      CreateClaimInput.parse({ policyId: policy.id, type: "theft", description: "Bike", amount: 10, email: bob }),
+    );
+    const s = await signedIn(org.id, alice);
+
+    const overview = await portalOverview(s);
+    expect(overview.coverages.map((c) => c.id)).toEqual([a.coverage.id]);
+    expect(overview.coverages[0]).toMatchObject({ status: "active", certificateNumber: a.coverage.certificateNumber });
+    expect(overview.payments.map((p) => p.reference)).toEqual([a.reference]);
+    expect(overview.claims).toEqual([]);
+
+    expect(await codeOf(portalCoverage(s, b.coverage.id))).toBe("not_found");
+    expect(await codeOf(portalCertificate(s, b.coverage.id))).toBe("not_found");
+    expect(await codeOf(renewCoverage(s, b.coverage.id))).toBe("not_found");
+    expect(await codeOf(portalClaim(s, bobsClaim.id))).toBe("not_found");
+    expect(await codeOf(portalPayment(s, b.reference))).toBe("not_found");
+    expect(
+      await codeOf(filePortalClaim(s, PortalClaimInput.parse({ coverageId: b.coverage.id, type: "fire", description: "x", amount: "5" }), [])),
+    ).toBe("not_found");
+    expect(await db.claim.count({ where: { organizationId: org.id } })).toBe(1);
+
+    // The same email at another business sees nothing of this one.
+    const other = await business();
+    await buy(other.actor, other.policy, alice);
+    const there = await signedIn(other.org.id, alice);
+    expect(await codeOf(portalCoverage(there, a.coverage.id))).toBe("not_found");
+  });
+
+  it("files a claim with evidence on their coverage, in one go with its event, and follows it", async () => {
+    const { actor, org, policy } = await business();
+    const email = `holder-${unique()}@example.test`;
+    const { coverage } = await buy(actor, policy, email);
+    const s = await signedIn(org.id, email);
+    const claim = await filePortalClaim(
+      s,
+      PortalClaimInput.parse({ coverageId: coverage.id, type: "theft", description: "Till stolen", amount: "250.50" }),
+      [upload("file1", PNG_BYTES(), "till.png"), upload("file2", PDF_BYTES(), "police-report.pdf")],
+    );
+    expect(claim).toMatchObject({ coverageId: coverage.id, amount: "250.50", status: "submitted", attachmentCount: 2 });
+    const row = await db.claim.findUniqueOrThrow({ where: { id: claim.id } });
+    expect(row).toMatchObject({ organizationId: org.id, policyId: policy.id, customerEmail: email });
+    expect(await db.event.count({ where: { organizationId: org.id, type: "claim.submitted", subject: claim.id } })).toBe(1);
+
+    const detail = await portalClaim(s, claim.id);
+    expect(detail.history.map((h) => h.toStatus)).toEqual(["submitted"]);
+    expect(detail.attachments.map((a) => [a.fileName, a.contentType])).toEqual([
+      ["till.png", "image/png"],
+      ["police-report.pdf", "application/pdf"],
+    ]);
+    const { body } = await portalAttachment(s, detail.attachments[0]!.id);
+    expect(Buffer.from(await new Response(body).arrayBuffer()).equals(PNG_BYTES())).toBe(true);
+
+    // Six files are refused before anything is stored.
+    const six = Array.from({ length: 6 }, (_, i) => upload(`file${i + 1}`, PNG_BYTES(), `p${i}.png`));
+    expect(
+      await codeOf(filePortalClaim(s, PortalClaimInput.parse({ coverageId: coverage.id, type: "fire", description: "x", amount: "1" }), six)),
+    ).toBe("validation_failed");
+    expect(await db.claim.count({ where: { organizationId: org.id } })).toBe(1);
+  });
+
+  it("renews through the hosted checkout, back to the coverage's page", async () => {
+    const { actor, org, policy } = await business();
+    const email = `holder-${unique()}@example.test`;
+    const { coverage } = await buy(actor, policy, email);
+    const s = await signedIn(org.id, email);
+    const { reference, authorizationUrl } = await renewCoverage(s, coverage.id);
+    expect(authorizationUrl).toContain(`/pay/${reference}`);
+    const payment = await db.payment.findUniqueOrThrow({ where: { reference } });
+    expect(payment).toMatchObject({ organizationId: org.id, email, policyId: policy.id, amountMinor: 10000n, status: "pending" });
+    expect(payment.callbackUrl).toContain(`/portal/${org.id}/coverages/${coverage.id}`);
+    await payWithCard(reference, card());
+    const renewed = await db.coverage.findUniqueOrThrow({ where: { id: coverage.id } });
+    expect(renewed.renewalCount).toBe(1);
+    expect(renewed.endsAt.getTime()).toBeGreaterThan(coverage.endsAt.getTime());
+
+    await db.policy.update({ where: { id: policy.id }, data: { isActive: false } });
+    expect(await codeOf(renewCoverage(s, coverage.id))).toBe("policy_inactive");
+  });
+
+  it("downloads their certificate", async () => {
+    const { actor, org, policy } = await business();
+    const email = `holder-${unique()}@example.test`;
+    const { coverage } = await buy(actor, policy, email);
+    const s = await signedIn(org.id, email);
+    const pdf = await portalCertificate(s, coverage.id);
+    expect(Buffer.from(pdf.bytes).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(pdf.fileName).toContain(coverage.certificateNumber);
+  });
+});
