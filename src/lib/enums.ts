@@ -17,6 +17,8 @@ export const CLAIM_MOVES: Record<ClaimStatus, ClaimStatus[]> = {
   rejected: [],
   paid: [],
 };
+/** The most files one claim can hold as evidence, however they were added (API, dashboard, portal). */
+export const MAX_CLAIM_ATTACHMENTS = 5;
 export const PAYMENT_STATUSES = ["pending", "success", "failed"] as const;
 /** The events a webhook endpoint can subscribe to. */
 export const EVENT_TYPES = ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"] as const;

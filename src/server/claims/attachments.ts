@@ -5,6 +5,7 @@
 // transaction and holds the claim's row lock while it counts, so concurrent
 // uploads to one claim never get past the limit.
 import type { ClaimAttachment as ClaimAttachmentModel, StoredFile } from "@/generated/prisma/client";
+import { MAX_CLAIM_ATTACHMENTS } from "@/lib/enums";
 import { assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
@@ -12,7 +13,8 @@ import type { UploadedFile } from "@/server/files/multipart";
 import { fileUrl, withStoredFiles } from "@/server/files/service";
 import type { ClaimAttachment } from "./schemas";
 
-export const MAX_CLAIM_ATTACHMENTS = 5;
+// Kept with the value lists so the dashboard can say it too.
+export { MAX_CLAIM_ATTACHMENTS };
 
 export type ClaimAttachmentSource = "api" | "dashboard" | "portal";
 /** An attachment's row with its stored file. */
