@@ -16,6 +16,7 @@ import { displayMoney, parseDecimal } from "@/lib/money-format";
 import { CLAIM_MOVES, type ClaimStatus } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
+import { ClaimEvidence } from "./claim-evidence";
 
 type Move = Exclude<ClaimStatus, "submitted">;
 
@@ -95,63 +96,67 @@ export function ClaimDetail({ id }: { id: string }) {
         }
       />
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card className="space-y-4 p-6 lg:col-span-2">
-          <div className="flex items-center gap-2">
-            <span className="text-sm font-medium text-slate-700">Status</span>
-            <StatusBadge status={c.status} />
-          </div>
-          <div>
-            <h2 className="text-sm font-medium text-slate-700">Description</h2>
-            <p className="mt-1 whitespace-pre-line text-sm text-slate-600">{c.description}</p>
-          </div>
-          <Facts
-            items={[
-              { label: "Amount claimed", value: displayMoney(c.amount, c.currency) },
-              {
-                label: "Approved amount",
-                testId: "claim-approved-amount",
-                value: c.approvedAmount === null ? "—" : displayMoney(c.approvedAmount, c.currency),
-              },
-              {
-                label: "Policy",
-                value: (
-                  <Link href={`/policies/${c.policyId}`} className="font-medium text-brand-700 hover:underline">
-                    {c.policyName}
-                  </Link>
-                ),
-              },
-              {
-                label: "Customer",
-                testId: "claim-customer",
-                value: !c.customer ? (
-                  "Not given"
-                ) : c.customer.id ? (
-                  <Link href={`/customers/${c.customer.id}`} className="font-medium text-brand-700 hover:underline">
-                    {c.customer.name ?? c.customer.email}
-                  </Link>
-                ) : (
-                  c.customer.email
-                ),
-              },
-              {
-                label: "Coverage",
-                testId: "claim-coverage",
-                value: c.coverage ? (
-                  <span>
-                    {formatDate(c.coverage.startsAt)} – {formatDate(c.coverage.endsAt)} <StatusBadge status={c.coverage.status} />
-                    {c.coverage.renewalCount > 0 && ` · renewed ${c.coverage.renewalCount}×`}
-                  </span>
-                ) : (
-                  "No coverage of this policy for this customer"
-                ),
-              },
-              { label: "Filed", value: formatDateTime(c.createdAt) },
-            ]}
-          />
-          <p className="text-xs text-slate-600">
-            ID <code className="font-mono">{c.id}</code>
-          </p>
-        </Card>
+        <div className="min-w-0 space-y-6 lg:col-span-2">
+          <Card className="space-y-4 p-6">
+            <div className="flex items-center gap-2">
+              <span className="text-sm font-medium text-slate-700">Status</span>
+              <StatusBadge status={c.status} />
+            </div>
+            <div>
+              <h2 className="text-sm font-medium text-slate-700">Description</h2>
+              <p className="mt-1 whitespace-pre-line text-sm text-slate-600">{c.description}</p>
+            </div>
+            <Facts
+              items={[
+                { label: "Amount claimed", value: displayMoney(c.amount, c.currency) },
+                {
+                  label: "Approved amount",
+                  testId: "claim-approved-amount",
+                  value: c.approvedAmount === null ? "—" : displayMoney(c.approvedAmount, c.currency),
+                },
+                {
+                  label: "Policy",
+                  value: (
+                    <Link href={`/policies/${c.policyId}`} className="font-medium text-brand-700 hover:underline">
+                      {c.policyName}
+                    </Link>
+                  ),
+                },
+                {
+                  label: "Customer",
+                  testId: "claim-customer",
+                  value: !c.customer ? (
+                    "Not given"
+                  ) : c.customer.id ? (
+                    <Link href={`/customers/${c.customer.id}`} className="font-medium text-brand-700 hover:underline">
+                      {c.customer.name ?? c.customer.email}
+                    </Link>
+                  ) : (
+                    c.customer.email
+                  ),
+                },
+                {
+                  label: "Coverage",
+                  testId: "claim-coverage",
+                  value: c.coverage ? (
+                    <span>
+                      {formatDate(c.coverage.startsAt)} – {formatDate(c.coverage.endsAt)}{" "}
+                      <StatusBadge status={c.coverage.status} />
+                      {c.coverage.renewalCount > 0 && ` · renewed ${c.coverage.renewalCount}×`}
+                    </span>
+                  ) : (
+                    "No coverage of this policy for this customer"
+                  ),
+                },
+                { label: "Filed", value: formatDateTime(c.createdAt) },
+              ]}
+            />
+            <p className="text-xs text-slate-600">
+              ID <code className="font-mono">{c.id}</code>
+            </p>
+          </Card>
+          <ClaimEvidence claimId={c.id} attachments={c.attachments} canManage={can.manage} />
+        </div>
         <Card className="p-6">
           <h2 className="text-base font-semibold">History</h2>
           <ol className="mt-4 space-y-4 border-l border-slate-200 pl-4" aria-label="Claim history">
@@ -258,7 +263,12 @@ function ApproveDialog({
           }
         }}
       >
-        <Field id="approved-amount" label={`Approved amount (${currency})`} error={error ?? undefined} hint="At most the amount claimed">
+        <Field
+          id="approved-amount"
+          label={`Approved amount (${currency})`}
+          error={error ?? undefined}
+          hint="At most the amount claimed"
+        >
           <Input
             id="approved-amount"
             inputMode="decimal"
