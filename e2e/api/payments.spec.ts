@@ -33,7 +33,7 @@ const PAYMENT_FIELDS = [
   "paidAt",
   "createdAt",
 ];
-const COVERAGE_FIELDS = ["id", "policyId", "customerEmail", "status", "startsAt", "endsAt", "renewalCount"];
+const COVERAGE_FIELDS = ["id", "policyId", "customerEmail", "status", "startsAt", "endsAt", "renewalCount", "certificateNumber"];
 const REFERENCE = /^[A-Za-z0-9_-]{16,100}$/;
 
 function expectPaymentShape(p: Record<string, any>) {

@@ -5,15 +5,17 @@ import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import type { Coverage, ListCoveragesQuery } from "./schemas";
+import { activeAt, coverageStatus, expiredAt } from "./status";
 
 export const toCoverage = (row: CoverageRow, now = new Date()): Coverage => ({
   id: row.id,
   policyId: row.policyId,
   customerEmail: row.customerEmail,
-  status: row.endsAt > now ? "active" : "expired",
+  status: coverageStatus(row.endsAt, now),
   startsAt: row.startsAt.toISOString(),
   endsAt: row.endsAt.toISOString(),
   renewalCount: row.renewalCount,
+  certificateNumber: row.certificateNumber,
 });
 
 export async function listCoverages(actor: Actor, query: ListCoveragesQuery): Promise<Page<Coverage>> {
@@ -23,7 +25,7 @@ export async function listCoverages(actor: Actor, query: ListCoveragesQuery): Pr
   const where: Prisma.CoverageWhereInput = {
     organizationId: actor.organizationId,
     ...(query.policyId ? { policyId: query.policyId } : {}),
-    ...(query.status === "active" ? { endsAt: { gt: now } } : query.status === "expired" ? { endsAt: { lte: now } } : {}),
+    ...(query.status === "active" ? activeAt(now) : query.status === "expired" ? expiredAt(now) : {}),
     ...args.where,
   };
   const rows = await db.coverage.findMany({ ...args, where });
