@@ -1,6 +1,7 @@
-// npm run worker — the webhook delivery worker on its own, for deployments
-// with several app instances (run them with WEBHOOK_WORKER=false). Any number
-// of workers may run against one PostgreSQL: rows are claimed with SKIP LOCKED.
+// npm run worker — the background worker on its own (webhook delivery, mail,
+// payouts, coverage renewal reminders and expiries), for deployments with
+// several app instances (run them with WEBHOOK_WORKER=false). Any number of
+// workers may run against one PostgreSQL: rows are claimed with SKIP LOCKED.
 import { connectDatabase, disconnectDatabase } from "@/server/db/client";
 import { logger } from "@/server/logger";
 import { startWebhookWorker } from "@/server/webhooks/worker";

@@ -21,4 +21,11 @@ export const CLAIM_MOVES: Record<ClaimStatus, ClaimStatus[]> = {
 export const MAX_CLAIM_ATTACHMENTS = 5;
 export const PAYMENT_STATUSES = ["pending", "success", "failed"] as const;
 /** The events a webhook endpoint can subscribe to. */
-export const EVENT_TYPES = ["policy.purchased", "policy.renewed", "claim.submitted", "payment.completed"] as const;
+export const EVENT_TYPES = [
+  "policy.purchased",
+  "policy.renewed",
+  "claim.submitted",
+  "payment.completed",
+  "coverage.expiring",
+  "coverage.expired",
+] as const;

@@ -37,4 +37,6 @@ export const M = {
   atLeastOneField: "Change at least one field",
   unsafeText: "Remove the invisible control characters (NUL or unpaired surrogates)",
   bytes: (max: number) => `Use at most ${plural(max, "byte")}`,
+  hexColor: "Enter a colour as # and 6 hex digits, like #1d4ed8",
+  reminderDay: "Enter whole numbers of days from 1 to 90",
 } as const;

@@ -37,6 +37,7 @@ const TABLE = {
   insufficient_funds: [409, "CONFLICT", "Insufficient funds"],
   currency_locked: [409, "CONFLICT", "Currency cannot change"],
   provider_not_configured: [409, "CONFLICT", "Payment provider not configured"],
+  test_mode_only: [409, "CONFLICT", "Test mode only"],
   amount_mismatch: [422, "UNPROCESSABLE_CONTENT", "Amount mismatch"],
   card_declined: [402, "PAYMENT_REQUIRED", "Card declined"],
   provider_error: [502, "BAD_GATEWAY", "Payment provider error"],

@@ -8,7 +8,15 @@ import { storageNamed } from "@/server/files/storage";
 import type { Email } from "@/server/integrations/email";
 import { logger } from "@/server/logger";
 import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
-import { claimSubmitted, customerReceipt, kybApproved, kybRejected, paymentReceived, withdrawalFailed } from "./templates";
+import {
+  claimSubmitted,
+  customerReceipt,
+  kybApproved,
+  kybRejected,
+  paymentReceived,
+  renewalReminder,
+  withdrawalFailed,
+} from "./templates";
 
 const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
 
@@ -106,6 +114,19 @@ async function compose(task: MailTask): Promise<Email> {
         hasAttachment: Boolean(attachments?.length),
       });
       return { to, onBehalfOf: business, attachments, ...body };
+    }
+    case "renewal_reminder": {
+      const d = dataOf(kind, task);
+      const daysLeft = Math.max(0, Math.ceil((new Date(d.endsAt).getTime() - Date.now()) / 86_400_000));
+      const body = renewalReminder({
+        business,
+        policy: await policyName(task.organizationId, d.policyId),
+        endsAt: d.endsAt,
+        daysLeft,
+        organizationId: task.organizationId,
+        coverageId: d.coverageId,
+      });
+      return { to, onBehalfOf: business, ...body };
     }
     default:
       throw new Error(`Unknown mail kind: ${String(task.kind)}`);

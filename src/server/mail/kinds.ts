@@ -11,6 +11,7 @@ export const MAIL_KINDS = [
   "kyb_approved",
   "kyb_rejected",
   "withdrawal_failed",
+  "renewal_reminder",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -43,6 +44,14 @@ export const MAIL_DATA = {
     currency: z.string(),
     bankAccountId: z.string(),
     failureReason: z.string(),
+  }),
+  /** To the policyholder, some days before a coverage ends (written by the lifecycle job, not from an event). */
+  renewal_reminder: z.object({
+    coverageId: z.string(),
+    policyId: z.string(),
+    /** The end of the period the reminder is about. */
+    endsAt: z.string(),
+    daysBefore: z.number().int(),
   }),
 } satisfies Record<MailKind, z.ZodType>;
 

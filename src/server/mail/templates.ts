@@ -172,3 +172,39 @@ export function withdrawalFailed(d: {
     }),
   };
 }
+
+const daysWord = (n: number) => (n === 1 ? "1 day" : `${n} days`);
+
+/** To a policyholder before their cover ends: when, and where to renew (the policyholder portal). */
+export function renewalReminder(d: {
+  business: string;
+  policy: string;
+  endsAt: string | Date;
+  /** Whole days from the send to the end, at least 0 (0: it ends today). */
+  daysLeft: number;
+  organizationId: string;
+  coverageId: string;
+}): RenderedMail {
+  const link = `${env.APP_URL}/portal/${encodeURIComponent(d.organizationId)}/coverages/${encodeURIComponent(d.coverageId)}`;
+  const ends = day(d.endsAt);
+  const when = d.daysLeft <= 0 ? "today" : `in ${daysWord(d.daysLeft)}`;
+  return {
+    subject: `Your ${d.policy} with ${d.business} ends ${when}`,
+    link,
+    ...layoutEmail({
+      heading: `Your cover ends ${when}`,
+      paragraphs: [
+        `Your ${d.policy} with ${d.business} ends on ${ends}.`,
+        "Renew it before then to stay covered: sign in with your email address and choose Renew.",
+      ],
+      details: [
+        { label: "Business", value: d.business },
+        { label: "Policy", value: d.policy },
+        { label: "Cover ends", value: ends },
+        { label: "Days left", value: String(Math.max(0, d.daysLeft)) },
+      ],
+      action: { label: "Renew your cover", url: link },
+      footer: `${d.business} sent you this reminder through Coverdesk because your cover is about to end. If you have already renewed, you can ignore it.`,
+    }),
+  };
+}

@@ -3,6 +3,7 @@
 // Rows are claimed with FOR UPDATE SKIP LOCKED and a lease (lockedUntil), so
 // several workers never run one attempt twice and a crashed worker's task
 // comes back; nothing is lost between the commit of an event and its delivery.
+import { runCoverageLifecycle } from "@/server/coverages/lifecycle";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { sweepOrphanFiles } from "@/server/files/orphans";
@@ -102,10 +103,12 @@ export async function runDueTasks(): Promise<number> {
   return tasks.length;
 }
 
-/** One pass of the worker: payouts, then fan out, deliver webhooks and mail, until nothing is left that is due. */
+/** One pass of the worker: payouts and coverage reminders and expiries, then fan out, deliver webhooks and mail, until nothing is left that is due. */
 export async function workOnce(): Promise<void> {
   // First: a payout's events (and its owner mail) are then dispatched in this same pass.
   while ((await runDuePayouts()) > 0);
+  // Likewise the coverage.expiring / coverage.expired events and the reminder mails (two index reads when nothing is due).
+  await runCoverageLifecycle();
   while ((await dispatchEvents()) > 0);
   while ((await runDueTasks()) > 0);
   while ((await runDueMail()) > 0);
