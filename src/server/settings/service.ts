@@ -1,32 +1,124 @@
-import type { Organization } from "@/generated/prisma/client";
-import { db } from "@/server/db/client";
+// The organization's settings: notifications, the API rate limit, renewal
+// reminder days and branding (accent colour, logo). Kept on the live account,
+// shared by both modes (a test twin's coverages follow the account's days).
+import type { Organization, StoredFile } from "@/generated/prisma/client";
+import { db, type Tx } from "@/server/db/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { forgetApiKeys } from "@/server/api-keys/service";
-import { notFound } from "@/server/errors";
-import type { Settings, UpdateSettingsInput } from "./schemas";
+import { rescheduleReminders } from "@/server/coverages/schedule";
+import { env } from "@/server/env";
+import { AppError, notFound } from "@/server/errors";
+import { fileUrl, removeFileBytes, withStoredFiles } from "@/server/files/service";
+import type { Settings, UpdateSettingsInput, UploadLogoInput } from "./schemas";
 
-const toSettings = (org: Pick<Organization, "notifyEmail" | "notifySms" | "apiRateLimit">): Settings => ({
+/** A logo is shown small: 1 MiB is plenty (or the upload limit, if lower). */
+export const LOGO_MAX_BYTES = () => Math.min(1024 * 1024, env.MAX_UPLOAD_BYTES);
+
+type Row = Pick<Organization, "notifyEmail" | "notifySms" | "apiRateLimit" | "reminderDays" | "accentColor"> & {
+  logoFile: StoredFile | null;
+};
+
+const toSettings = (org: Row): Settings => ({
   notifications: { email: org.notifyEmail, sms: org.notifySms },
   api: { rateLimit: org.apiRateLimit },
+  reminders: { daysBefore: [...org.reminderDays].sort((a, b) => b - a) },
+  branding: {
+    accentColor: org.accentColor,
+    logo: org.logoFile
+      ? {
+          fileName: org.logoFile.fileName,
+          contentType: org.logoFile.contentType as "image/png" | "image/jpeg",
+          size: org.logoFile.size,
+          url: fileUrl(org.logoFile.id),
+          createdAt: org.logoFile.createdAt.toISOString(),
+        }
+      : null,
+  },
 });
 
-export async function getSettings(actor: Actor): Promise<Settings> {
-  const org = await db.organization.findUnique({ where: { id: accountOf(actor) } });
+async function read(accountId: string, client: Tx | typeof db = db): Promise<Settings> {
+  const org = await client.organization.findUnique({ where: { id: accountId }, include: { logoFile: true } });
   if (!org) throw notFound("Organization");
   return toSettings(org);
 }
 
-/** Merges the given fields; absent fields keep their value. */
+export async function getSettings(actor: Actor): Promise<Settings> {
+  return read(accountOf(actor));
+}
+
+/**
+ * Merges the given fields; absent fields keep their value. New reminder days
+ * reschedule the reminders of the coverages of both modes that have not ended.
+ */
 export async function updateSettings(actor: Actor, input: UpdateSettingsInput): Promise<Settings> {
   assertCan(actor, "admin");
-  const org = await db.organization.update({
-    where: { id: accountOf(actor) },
-    data: {
-      notifyEmail: input.notifications?.email,
-      notifySms: input.notifications?.sms,
-      apiRateLimit: input.api?.rateLimit,
-    },
+  const accountId = accountOf(actor);
+  const days = input.reminders?.daysBefore ? [...input.reminders.daysBefore].sort((a, b) => b - a) : undefined;
+  const settings = await db.$transaction(async (tx) => {
+    const org = await tx.organization.update({
+      where: { id: accountId },
+      data: {
+        notifyEmail: input.notifications?.email,
+        notifySms: input.notifications?.sms,
+        apiRateLimit: input.api?.rateLimit,
+        reminderDays: days,
+        accentColor: input.branding?.accentColor,
+      },
+      include: { logoFile: true },
+    });
+    if (days) await rescheduleReminders(tx, accountId, days);
+    return toSettings(org);
   });
   if (input.api?.rateLimit !== undefined) forgetApiKeys();
-  return toSettings(org);
+  return settings;
+}
+
+/** The account row locked, with its current logo file. */
+async function lockedLogo(tx: Tx, accountId: string): Promise<StoredFile | null> {
+  const [locked] = await tx.$queryRaw<{ logoFileId: string | null }[]>`
+    SELECT "logoFileId" FROM organization WHERE id = ${accountId} FOR UPDATE`;
+  if (!locked) throw notFound("Organization");
+  return locked.logoFileId ? tx.storedFile.findUnique({ where: { id: locked.logoFileId } }) : null;
+}
+
+/** Sets the logo (a PNG or JPEG of at most 1 MiB); the one it replaces is deleted, row and bytes. */
+export async function setLogo(actor: Actor, input: UploadLogoInput): Promise<Settings> {
+  assertCan(actor, "admin");
+  const { file } = input;
+  if (file.contentType !== "image/png" && file.contentType !== "image/jpeg") {
+    throw new AppError("unsupported_media_type", "file: a logo must be a PNG or JPEG image (judged by its content)", {
+      errors: [{ path: "file", message: "Choose a PNG or JPEG image" }],
+    });
+  }
+  const max = LOGO_MAX_BYTES();
+  if (file.size > max) {
+    throw new AppError("payload_too_large", `file: a logo may be at most ${max} bytes`, {
+      errors: [{ path: "file", message: `Choose an image of at most ${Math.floor(max / 1024)} KiB` }],
+    });
+  }
+  const accountId = accountOf(actor);
+  const { settings, replaced } = await withStoredFiles(accountId, [file], async (tx, [stored]) => {
+    const old = await lockedLogo(tx, accountId);
+    await tx.organization.update({ where: { id: accountId }, data: { logoFileId: stored!.id } });
+    if (old) await tx.storedFile.delete({ where: { id: old.id } });
+    return { settings: await read(accountId, tx), replaced: old };
+  });
+  if (replaced) await removeFileBytes([replaced]);
+  return settings;
+}
+
+/** Removes the logo (row and bytes); nothing to do without one. */
+export async function removeLogo(actor: Actor): Promise<Settings> {
+  assertCan(actor, "admin");
+  const accountId = accountOf(actor);
+  const { settings, removed } = await db.$transaction(async (tx) => {
+    const old = await lockedLogo(tx, accountId);
+    if (old) {
+      await tx.organization.update({ where: { id: accountId }, data: { logoFileId: null } });
+      await tx.storedFile.delete({ where: { id: old.id } });
+    }
+    return { settings: await read(accountId, tx), removed: old };
+  });
+  if (removed) await removeFileBytes([removed]);
+  return settings;
 }
