@@ -4,7 +4,7 @@
 // suite use them; a new kind of path parameter needs a factory here.
 import { unique } from "../support/api";
 import { fileAnswer, uploadCertificate, uploadReceiptSample } from "./_files";
-import { createPolicyFor, joinTeam, listAll, ok, type Receiver, type tenantWithClients } from "./_helpers";
+import { buyPolicy, createPolicyFor, joinTeam, listAll, ok, type Receiver, type tenantWithClients } from "./_helpers";
 
 export type Tenant = Awaited<ReturnType<typeof tenantWithClients>>;
 export interface Made {
@@ -59,6 +59,11 @@ export const factories: Record<string, Factory> = {
       201,
     );
     return { id: pay.reference, read: () => get(t, `/payments/verify/${pay.reference}`) };
+  },
+  "/business/coverages/{id}": async (t, { make }) => {
+    const policy = await get(t, `/business/policies/${(await make("/business/policies/{id}")).id}`);
+    const paid = await buyPolicy(t.write, policy, `holder-${unique()}@example.test`);
+    return { id: paid.coverage.id, read: () => findIn(t, "/business/coverages", paid.coverage.id) };
   },
   "/claims/{id}": async (t, { make }) => {
     const policyId = (await make("/business/policies/{id}")).id;

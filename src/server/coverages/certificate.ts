@@ -9,9 +9,11 @@
 import type { PDFFont, PDFPage, RGB } from "pdf-lib";
 import { PDFDocument, PDFString, rgb, StandardFonts } from "pdf-lib";
 import type { StoredFile } from "@/generated/prisma/client";
+import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { notFound } from "@/server/errors";
+import { contentDisposition } from "@/server/files/file-name";
 import { storageNamed } from "@/server/files/storage";
 import { logger } from "@/server/logger";
 import { brandingOf, DEFAULT_ACCENT } from "@/server/organizations/branding";
@@ -453,6 +455,26 @@ export async function certificatePdf(
   });
 
   return { bytes: await doc.save(), fileName: `certificate-${coverage.certificateNumber}.pdf` };
+}
+
+/** The certificate of one of the actor's organization's coverages (REST, dashboard): read permission. */
+export async function coverageCertificate(actor: Actor, coverageId: string) {
+  assertCan(actor, "read");
+  return certificatePdf(actor.organizationId, coverageId);
+}
+
+/** A certificate as a download: never cached by a shared cache (it names a person). */
+export function certificateResponse(
+  { bytes, fileName }: { bytes: Uint8Array; fileName: string },
+  headers: HeadersInit = {},
+): Response {
+  const h = new Headers(headers);
+  h.set("Content-Type", "application/pdf");
+  h.set("Content-Length", String(bytes.byteLength));
+  h.set("Content-Disposition", contentDisposition(fileName, "attachment"));
+  h.set("Cache-Control", "private, no-store");
+  h.set("X-Content-Type-Options", "nosniff");
+  return new Response(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/pdf" }), { status: 200, headers: h });
 }
 
 function truncate(text: string, font: PDFFont, size: number, width: number): string {

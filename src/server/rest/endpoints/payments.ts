@@ -1,3 +1,4 @@
+import { certificateResponse, coverageCertificate } from "@/server/coverages/certificate";
 import { CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
 import { listCoverages } from "@/server/coverages/service";
 import {
@@ -9,7 +10,7 @@ import {
   VerifiedPayment,
 } from "@/server/payments/schemas";
 import { initializePayment, listPayments, verifyPayment } from "@/server/payments/service";
-import { endpoint } from "../endpoint";
+import { endpoint, IdParam } from "../endpoint";
 
 export const paymentEndpoints = [
   // GET /api/v1/payments — payments, newest first
@@ -64,5 +65,19 @@ export const paymentEndpoints = [
     query: ListCoveragesQuery,
     response: CoverageList,
     handler: ({ actor, query }) => listCoverages(actor, query),
+  }),
+  // GET /api/v1/business/coverages/{id}/certificate — the coverage's certificate of insurance (PDF)
+  endpoint({
+    method: "GET",
+    path: "/business/coverages/{id}/certificate",
+    operationId: "getCoverageCertificate",
+    summary: "Download a certificate of insurance",
+    description:
+      "The coverage's certificate of insurance as a PDF (`Content-Disposition: attachment`), made now from the coverage as it stands: the business, the policy with what it covers and excludes, the policyholder, the coverage and certificate numbers, the period, renewals, and the URL where anyone can check it (`/verify/{certificateNumber}`). A test-mode certificate says it is not valid cover.",
+    tag: "Coverages",
+    permission: "read",
+    params: IdParam,
+    file: { contentTypes: ["application/pdf"], description: "The certificate, as an attachment" },
+    handler: async ({ actor, params }) => certificateResponse(await coverageCertificate(actor, params.id)),
   }),
 ];
