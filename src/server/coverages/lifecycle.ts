@@ -105,7 +105,9 @@ async function sendReminder(tx: Tx, row: CoverageRow, daysBefore: number, first:
     daysBefore,
   };
   await tx.mailTask.createMany({
-    data: [{ organizationId: row.organizationId, kind: "renewal_reminder", sourceId: id, recipient: row.customerEmail, data }],
+    data: [
+      { organizationId: row.organizationId, kind: "renewal_reminder", sourceId: id, recipient: row.customerEmail, data, runAt: now },
+    ],
     skipDuplicates: true,
   });
   if (first) await recordEvent(tx, row.organizationId, "coverage.expiring", toCoverage(row, now), row.id);

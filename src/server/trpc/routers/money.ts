@@ -19,7 +19,9 @@ import {
 } from "@/server/claims/service";
 import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/server/customers/schemas";
 import { getCustomer, listCustomers } from "@/server/customers/service";
-import { CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
+import { CustomerReminderList, SimulateEndInput } from "@/server/coverages/reminder-schemas";
+import { listCustomerReminders, simulateCoverageEnd } from "@/server/coverages/reminders";
+import { Coverage, CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
 import { listCoverages } from "@/server/coverages/service";
 import { IdParam } from "@/server/ids";
 import {
@@ -76,6 +78,11 @@ export const customersRouter = router({
     .input(IdParam)
     .output(CustomerDetail)
     .query(({ ctx, input }) => getCustomer(ctx.actor, input.id)),
+  /** The renewal reminders of the customer's coverages, with their mail's state. */
+  reminders: orgProcedure
+    .input(IdParam)
+    .output(CustomerReminderList)
+    .query(({ ctx, input }) => listCustomerReminders(ctx.actor, input.id)),
 });
 
 export const coveragesRouter = router({
@@ -83,6 +90,11 @@ export const coveragesRouter = router({
     .input(ListCoveragesQuery)
     .output(CoverageList)
     .query(({ ctx, input }) => listCoverages(ctx.actor, input)),
+  /** Test mode only (409 test_mode_only live): the coverage ends in N days; the worker, woken by the mutation, does the rest. */
+  simulateEnd: orgProcedure
+    .input(SimulateEndInput)
+    .output(Coverage)
+    .mutation(({ ctx, input }) => simulateCoverageEnd(ctx.actor, input)),
 });
 
 export const claimsRouter = router({

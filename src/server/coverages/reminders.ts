@@ -1,0 +1,82 @@
+// What the dashboard shows of the lifecycle: a customer's renewal reminders
+// with the state of their mail, and the test clock that moves a test-mode
+// coverage's end (like Stripe's test clocks) so integrators and specs can see
+// coverage.expiring and coverage.expired without waiting for them.
+import { assertCan, isLive, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { AppError, notFound } from "@/server/errors";
+import { MAIL_MAX_ATTEMPTS } from "@/server/mail/kinds";
+import type { CustomerReminder, SimulateEndInput } from "./reminder-schemas";
+import { scheduleCoverage } from "./schedule";
+import type { Coverage } from "./schemas";
+import { toCoverage } from "./service";
+
+/** At most this many reminders are listed on a customer's page (newest first). */
+const RECENT = 100;
+const DAY_MS = 86_400_000;
+
+/** The renewal reminders of a customer's coverages, newest first, with their mail's state. */
+export async function listCustomerReminders(actor: Actor, customerId: string): Promise<CustomerReminder[]> {
+  assertCan(actor, "read");
+  const customer = await db.customer.findFirst({ where: { id: customerId, organizationId: actor.organizationId } });
+  if (!customer) throw notFound("Customer");
+  const reminders = await db.coverageReminder.findMany({
+    where: { organizationId: actor.organizationId, coverage: { customerEmail: customer.email } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: RECENT,
+    include: { coverage: { select: { policyId: true, policy: { select: { name: true } } } } },
+  });
+  const tasks = reminders.length
+    ? await db.mailTask.findMany({
+        where: {
+          organizationId: actor.organizationId,
+          kind: "renewal_reminder",
+          sourceId: { in: reminders.map((r) => r.id) },
+        },
+        select: { sourceId: true, sentAt: true, attempts: true, lastError: true },
+      })
+    : [];
+  const taskOf = new Map(tasks.map((t) => [t.sourceId, t]));
+  return reminders.map((r) => {
+    const task = taskOf.get(r.id);
+    // Sent mail tasks are swept after 30 days (src/server/housekeeping.ts); unsent ones are kept.
+    const status = !task || task.sentAt ? "sent" : task.attempts >= MAIL_MAX_ATTEMPTS ? "failed" : "queued";
+    return {
+      id: r.id,
+      coverageId: r.coverageId,
+      policyId: r.coverage.policyId,
+      policyName: r.coverage.policy.name,
+      daysBefore: r.daysBefore,
+      periodEndsAt: r.periodEndsAt.toISOString(),
+      createdAt: r.createdAt.toISOString(),
+      mail: { status, sentAt: task?.sentAt?.toISOString() ?? null, error: task && !task.sentAt ? task.lastError : null },
+    };
+  });
+}
+
+/**
+ * Test mode only: the coverage now ends `endsInDays` days from now (its start
+ * moved back too if it would come after), and its period is scheduled again —
+ * the next worker pass sends the reminders due and, at or after the end,
+ * writes coverage.expired.
+ */
+export async function simulateCoverageEnd(actor: Actor, input: SimulateEndInput, now = new Date()): Promise<Coverage> {
+  assertCan(actor, "manage");
+  if (isLive(actor)) {
+    throw new AppError(
+      "test_mode_only",
+      "Simulating the end of cover works on test data only: switch the dashboard to test mode and try it on a test coverage",
+    );
+  }
+  const endsAt = new Date(now.getTime() + input.endsInDays * DAY_MS);
+  return db.$transaction(async (tx) => {
+    const [found] = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM coverage WHERE id = ${input.coverageId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
+    if (!found) throw notFound("Coverage");
+    await tx.$executeRaw`
+      UPDATE coverage SET "endsAt" = ${endsAt}::timestamp, "startsAt" = LEAST("startsAt", ${endsAt}::timestamp), "updatedAt" = ${now}::timestamp
+      WHERE id = ${found.id}`;
+    await scheduleCoverage(tx, found);
+    return toCoverage(await tx.coverage.findUniqueOrThrow({ where: { id: found.id } }), now);
+  });
+}
