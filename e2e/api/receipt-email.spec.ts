@@ -4,7 +4,7 @@
 // silences the owner's note but never the customer's receipt. Black-box: REST,
 // the hosted checkout's endpoint, and the app's local outbox (DATA_DIR/mail).
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { problem, unique } from "../support/api";
+import { BASE_URL, problem, unique } from "../support/api";
 import { pdfFile, sha256, uploadReceiptSample } from "./_files";
 import { CARDS, cardBody, checkoutClient, createPolicyFor, initializeFor, ok, tenantWithClients } from "./_helpers";
 import { mailboxOf, waitForMailbox, type ParsedMail } from "./_mail";
@@ -90,6 +90,14 @@ test("a paid checkout mails the customer a receipt with the sample attached and 
   expect(receipt.text).toContain(`${business}'s receipt is attached.`);
   expect(receipt.text).toContain(`Reference: ${payment.reference}`);
   expect(receipt.text).toContain("Amount: NGN 4500.00");
+  // The certificate: on the policyholder portal (never the PDF itself), the portal, and the public check.
+  const certificateLink = `${BASE_URL}/portal/${t.organizationId}/coverages/${paid.coverage.id}`;
+  expect(receipt.text).toContain(`Your certificate of insurance: ${certificateLink}`);
+  expect(receipt.text).toContain(`Manage your cover: ${BASE_URL}/portal/${t.organizationId}`);
+  expect(receipt.text).toContain(`Certificate number: ${paid.coverage.certificateNumber}`);
+  expect(receipt.text).toContain(`Verify it at: ${BASE_URL}/verify/${paid.coverage.certificateNumber}`);
+  expect(receipt.html).toContain(`href="${certificateLink}"`);
+  expect(receipt.html).toContain(`href="${BASE_URL}/portal/${t.organizationId}"`);
   // The sample goes along as an attachment, byte for byte, under its own file name.
   expect(receipt.attachments).toHaveLength(1);
   const [attachment] = receipt.attachments;

@@ -82,14 +82,17 @@ export async function sendEmail(email: Email): Promise<void> {
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A plain, accessible email body: paragraphs, an optional table of details, at most one button. */
+/** A plain, accessible email body: paragraphs, an optional table of details, at most one button, then plain links. */
 export function layoutEmail(opts: {
   heading: string;
   paragraphs: string[];
   details?: { label: string; value: string }[];
   action?: { label: string; url: string };
+  /** Further links, under the button. */
+  links?: { label: string; url: string }[];
   footer: string;
 }) {
+  const links = opts.links ?? [];
   const details = opts.details ?? [];
   const text = [
     opts.heading,
@@ -97,6 +100,7 @@ export function layoutEmail(opts: {
     ...opts.paragraphs,
     ...(details.length ? ["", ...details.map((d) => `${d.label}: ${d.value}`)] : []),
     ...(opts.action ? ["", `${opts.action.label}: ${opts.action.url}`] : []),
+    ...(links.length ? ["", ...links.map((l) => `${l.label}: ${l.url}`)] : []),
     "",
     opts.footer,
   ].join("\n");
@@ -110,7 +114,7 @@ export function layoutEmail(opts: {
 <h1 style="font-size:20px">${escape(opts.heading)}</h1>
 ${opts.paragraphs.map((p) => `<p style="line-height:1.5">${escape(p)}</p>`).join("\n")}
 ${details.length ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rows}</table>` : ""}
-${opts.action ? `<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#1f5ad6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(opts.action.label)}</a></p>` : ""}
+${opts.action ? `<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#1f5ad6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(opts.action.label)}</a></p>` : ""}${links.map((l) => `\n<p><a href="${escape(l.url)}" style="color:#1f5ad6">${escape(l.label)}</a></p>`).join("")}
 <p style="font-size:12px;color:#64748b">${escape(opts.footer)}</p>
 </body></html>`;
   return { text, html };

@@ -40,6 +40,13 @@ async function coverageAfter(organizationId: string, payment: { reference: strin
   return row ?? { startsAt: null, endsAt: null };
 }
 
+/** The coverage a payment bought or renewed, for the receipt's certificate links; null before it settled. */
+async function certificateOf(organizationId: string, coverageId: string | null) {
+  if (!coverageId) return null;
+  const row = await db.coverage.findFirst({ where: { id: coverageId, organizationId }, select: { certificateNumber: true } });
+  return row ? { organizationId, coverageId, certificateNumber: row.certificateNumber } : null;
+}
+
 /** The business's current receipt sample as an attachment; none when it has none (or its bytes are gone). */
 async function receiptAttachment(organizationId: string): Promise<Email["attachments"]> {
   const sample = await currentReceiptSample(organizationId);
@@ -112,6 +119,7 @@ async function compose(task: MailTask): Promise<Email> {
         ...coverage,
         paidAt: payment?.paidAt ?? d.paidAt,
         hasAttachment: Boolean(attachments?.length),
+        coverage: await certificateOf(task.organizationId, payment?.coverageId ?? null),
       });
       return { to, onBehalfOf: business, attachments, ...body };
     }

@@ -102,9 +102,14 @@ describe("mail after a payment", () => {
       payment.reference,
       `${day(coverage.startsAt)} – ${day(coverage.endsAt)}`,
       `Paid on: ${day(paid.paidAt!)}`,
+      `Your certificate of insurance: ${env.APP_URL}/portal/${org.id}/coverages/${coverage.id}`,
+      `Manage your cover: ${env.APP_URL}/portal/${org.id}`,
+      `Certificate number: ${coverage.certificateNumber}`,
+      `Verify it at: ${env.APP_URL}/verify/${coverage.certificateNumber}`,
     ]) {
       expect(receipt.text).toContain(part);
     }
+    expect(receipt.html).toContain(`href="${env.APP_URL}/portal/${org.id}/coverages/${coverage.id}"`);
     expect(receipt.attachments).toHaveLength(1);
     expect(receipt.attachments[0]).toMatchObject({ filename: "receipt-template.pdf", contentType: "application/pdf" });
     expect(receipt.attachments[0]!.content.equals(current)).toBe(true);

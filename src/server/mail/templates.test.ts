@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { fromHeader, headerSafe, layoutEmail } from "@/server/integrations/email";
+import { verifyUrl } from "@/server/coverages/certificate";
 import { customerReceipt, kybApproved, paymentReceived } from "./templates";
 
 describe("mail templates", () => {
@@ -52,6 +53,37 @@ describe("mail templates", () => {
     expect(receipt(false).text).toContain("Paid on: 5 January 2026");
     expect(receipt(false).text).not.toContain("attached");
     expect(receipt(true).text).toContain("Acme's receipt is attached.");
+    // Before the coverage is known: no certificate links.
+    expect(receipt(false).text).not.toContain("/portal/");
+    expect(receipt(false).html).not.toContain("<a ");
+  });
+
+  it("link the receipt to the certificate on the policyholder portal, the portal, and the public check", () => {
+    const mail = customerReceipt({
+      business: "Acme",
+      policy: "Fleet",
+      amount: "150.00",
+      currency: "NGN",
+      reference: "cdp_ref",
+      startsAt: "2026-01-05T10:00:00.000Z",
+      endsAt: "2027-01-05T10:00:00.000Z",
+      paidAt: "2026-01-05T10:00:00.000Z",
+      hasAttachment: false,
+      coverage: { organizationId: "org_1", coverageId: "cov_1", certificateNumber: "COI-0123456789ABCDEF0123" },
+    });
+    const certificate = `${env.APP_URL}/portal/org_1/coverages/cov_1`;
+    const portal = `${env.APP_URL}/portal/org_1`;
+    const verify = `${env.APP_URL}/verify/COI-0123456789ABCDEF0123`;
+    expect(verify).toBe(verifyUrl("COI-0123456789ABCDEF0123"));
+    expect(mail.text).toContain(`Your certificate of insurance: ${certificate}`);
+    expect(mail.text).toContain(`Manage your cover: ${portal}`);
+    expect(mail.text).toContain("Certificate number: COI-0123456789ABCDEF0123");
+    expect(mail.text).toContain(`Verify it at: ${verify}`);
+    expect(mail.html).toContain(`<a href="${certificate}"`);
+    expect(mail.html).toContain(`<a href="${portal}"`);
+    expect(mail.link).toBe(certificate);
+    // The PDF itself is never linked: it names the policyholder.
+    expect(mail.text).not.toContain("/certificate");
   });
 });
 

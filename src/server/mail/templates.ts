@@ -118,15 +118,29 @@ export function customerReceipt(d: {
   endsAt: string | Date | null;
   paidAt: string | Date | null;
   hasAttachment: boolean;
+  /** The coverage the payment bought or renewed: links to its certificate on the policyholder portal. */
+  coverage?: { organizationId: string; coverageId: string; certificateNumber: string } | null;
 }): RenderedMail {
   const paid = money(d.amount, d.currency);
+  const c = d.coverage;
+  // The certificate names the policyholder, so the mail links to the portal
+  // (sign in with an emailed code) rather than to the PDF itself.
+  const portal = c ? `${env.APP_URL}/portal/${encodeURIComponent(c.organizationId)}` : null;
+  const certificate = c ? `${portal}/coverages/${encodeURIComponent(c.coverageId)}` : null;
+  const verify = c ? `${env.APP_URL}/verify/${encodeURIComponent(c.certificateNumber)}` : null;
   return {
     subject: `Your receipt from ${d.business}: ${d.policy}`,
+    ...(certificate ? { link: certificate } : {}),
     ...layoutEmail({
       heading: `Receipt: ${paid} to ${d.business}`,
       paragraphs: [
         `Thank you. ${d.business} received your payment of ${paid} for ${d.policy}.`,
         ...(d.hasAttachment ? [`${d.business}'s receipt is attached.`] : []),
+        ...(c
+          ? [
+              `Your certificate of insurance is ready: sign in with this email address to download it. Anyone who needs proof of your cover can check it at ${verify}.`,
+            ]
+          : []),
       ],
       details: [
         { label: "Business", value: d.business },
@@ -135,7 +149,19 @@ export function customerReceipt(d: {
         { label: "Reference", value: d.reference },
         ...(d.startsAt && d.endsAt ? [{ label: "Coverage", value: `${day(d.startsAt)} – ${day(d.endsAt)}` }] : []),
         ...(d.paidAt ? [{ label: "Paid on", value: day(d.paidAt) }] : []),
+        ...(c && verify
+          ? [
+              { label: "Certificate number", value: c.certificateNumber },
+              { label: "Verify it at", value: verify },
+            ]
+          : []),
       ],
+      ...(certificate && portal
+        ? {
+            action: { label: "Your certificate of insurance", url: certificate },
+            links: [{ label: "Manage your cover", url: portal }],
+          }
+        : {}),
       footer: `${d.business} sent you this receipt through Coverdesk. Keep it for your records; quote the reference if you contact them.`,
     }),
   };
