@@ -7,6 +7,7 @@ import { formatMinor } from "@/lib/money";
 import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { db } from "@/server/db/client";
+import { activeAt } from "@/server/coverages/status";
 import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/server/earnings/schemas";
 import { AppError } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
@@ -118,7 +119,7 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
     currencyOf(orgId),
     db.policy.count({ where: { organizationId: orgId } }),
     db.policy.count({ where: { organizationId: orgId, isActive: true } }),
-    db.coverage.count({ where: { organizationId: orgId, endsAt: { gt: now } } }),
+    db.coverage.count({ where: { organizationId: orgId, ...activeAt(now) } }),
     db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true } }),
     db.$queryRaw<{ gross: bigint; gross30: bigint; created: bigint; succeeded: bigint; failed: bigint }[]>`
       SELECT
@@ -361,7 +362,7 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
         coalesce(sum("grossMinor"), 0)::bigint AS gross,
         coalesce(sum("grossMinor" - "feesMinor" - "withdrawnMinor" + "reversedMinor"), 0)::bigint AS balance
       FROM daily_stats WHERE "organizationId" = ${orgId}`,
-    db.coverage.count({ where: { organizationId: orgId, endsAt: { gt: now } } }),
+    db.coverage.count({ where: { organizationId: orgId, ...activeAt(now) } }),
     db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true }, _sum: { amountMinor: true } }),
     topPolicies(orgId, range, TOP_POLICIES_DASHBOARD),
     db.payment.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),

@@ -18,9 +18,8 @@ export const toCoverage = (row: CoverageRow, now = new Date()): Coverage => ({
   certificateNumber: row.certificateNumber,
 });
 
-export async function listCoverages(actor: Actor, query: ListCoveragesQuery): Promise<Page<Coverage>> {
+export async function listCoverages(actor: Actor, query: ListCoveragesQuery, now = new Date()): Promise<Page<Coverage>> {
   assertCan(actor, "read");
-  const now = new Date();
   const args = pageArgs(query);
   const where: Prisma.CoverageWhereInput = {
     organizationId: actor.organizationId,

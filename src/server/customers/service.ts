@@ -6,6 +6,7 @@ import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { toCoverage } from "@/server/coverages/service";
+import { activeAt, isActiveAt } from "@/server/coverages/status";
 import { db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { literal } from "@/server/like";
@@ -36,7 +37,7 @@ async function coverageCounts(organizationId: string, emails: string[], now = ne
   const where = { organizationId, customerEmail: { in: emails } };
   const [all, active] = await Promise.all([
     db.coverage.groupBy({ by: ["customerEmail"], where, _count: { _all: true } }),
-    db.coverage.groupBy({ by: ["customerEmail"], where: { ...where, endsAt: { gt: now } }, _count: { _all: true } }),
+    db.coverage.groupBy({ by: ["customerEmail"], where: { ...where, ...activeAt(now) }, _count: { _all: true } }),
   ]);
   const counts: Counts = new Map(all.map((g) => [g.customerEmail, { total: g._count._all, active: 0 }]));
   for (const g of active) counts.get(g.customerEmail)!.active = g._count._all;
@@ -46,7 +47,7 @@ async function coverageCounts(organizationId: string, emails: string[], now = ne
 const currencyOf = async (organizationId: string) =>
   (await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } })).currency;
 
-export async function listCustomers(actor: Actor, query: ListCustomersQuery): Promise<Page<Customer>> {
+export async function listCustomers(actor: Actor, query: ListCustomersQuery, now = new Date()): Promise<Page<Customer>> {
   assertCan(actor, "read");
   const args = pageArgs(query);
   const q = query.q?.trim();
@@ -68,16 +69,16 @@ export async function listCustomers(actor: Actor, query: ListCustomersQuery): Pr
   const counts = await coverageCounts(
     actor.organizationId,
     rows.slice(0, query.limit).map((r) => r.email),
+    now,
   );
   return toPage(rows, query, (r) => toCustomer(r, currency, counts));
 }
 
-export async function getCustomer(actor: Actor, id: string): Promise<CustomerDetail> {
+export async function getCustomer(actor: Actor, id: string, now = new Date()): Promise<CustomerDetail> {
   assertCan(actor, "read");
   const row = await db.customer.findFirst({ where: { id, organizationId: actor.organizationId } });
   if (!row) throw notFound("Customer");
   const org = actor.organizationId;
-  const now = new Date();
   const [currency, coverages, payments, claims] = await Promise.all([
     currencyOf(org),
     db.coverage.findMany({
@@ -101,7 +102,7 @@ export async function getCustomer(actor: Actor, id: string): Promise<CustomerDet
     }),
   ]);
   const counts: Counts = new Map([
-    [row.email, { total: coverages.length, active: coverages.filter((c) => c.endsAt > now).length }],
+    [row.email, { total: coverages.length, active: coverages.filter((c) => isActiveAt(c.endsAt, now)).length }],
   ]);
   return {
     ...toCustomer(row, currency, counts),

@@ -7,6 +7,7 @@ import { assertCan, type Actor } from "@/server/actor";
 import type { PolicyAnalyticsQuery } from "@/server/analytics/schemas";
 import { bucketsOf, bucketStart, ratio, resolveRange } from "@/server/analytics/service";
 import { db } from "@/server/db/client";
+import { activeAt } from "@/server/coverages/status";
 import type { PolicyAnalytics } from "./schemas";
 import { findPolicy } from "./service";
 
@@ -26,7 +27,7 @@ export async function getPolicyAnalytics(
 
   const [days, active, losses] = await Promise.all([
     db.policyDailyStats.findMany({ where: { ...scope, day: { gte: range.start, lt: range.end } } }),
-    db.coverage.count({ where: { ...scope, endsAt: { gt: now } } }),
+    db.coverage.count({ where: { ...scope, ...activeAt(now) } }),
     // The rollup counts claims filed, not how their review ended.
     db.claim.aggregate({
       where: { ...scope, status: { in: ["approved", "paid"] }, createdAt: { gte: range.start, lt: range.end } },
