@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { Download, ExternalLink } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { BackLink, Facts } from "@/components/detail";
@@ -22,6 +23,39 @@ function Section({ title, count, children }: { title: string; count: number; chi
       </h2>
       {children}
     </Card>
+  );
+}
+
+/** A coverage's certificate: its number, the PDF (session download) and the public check, in a new tab. */
+function CertificateCell({ coverage }: { coverage: { id: string; certificateNumber: string } }) {
+  const n = coverage.certificateNumber;
+  return (
+    <div className="space-y-1">
+      <p className="font-mono text-xs text-slate-700" data-testid="coverage-certificate-number">
+        {n}
+      </p>
+      <div className="flex flex-wrap gap-x-4 gap-y-1">
+        <a
+          href={`/api/coverages/${encodeURIComponent(coverage.id)}/certificate`}
+          download
+          aria-label={`Download certificate ${n}`}
+          className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
+        >
+          <Download className="h-3.5 w-3.5" aria-hidden />
+          Download certificate
+        </a>
+        <a
+          href={`/verify/${encodeURIComponent(n)}`}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={`Verify ${n} (opens in a new tab)`}
+          className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline"
+        >
+          <ExternalLink className="h-3.5 w-3.5" aria-hidden />
+          Verify
+        </a>
+      </div>
+    </div>
   );
 }
 
@@ -103,6 +137,7 @@ export function CustomerDetail({ id }: { id: string }) {
               { header: "Status", cell: (v) => <StatusBadge status={v.status} /> },
               { header: "Covered", wide: true, cell: (v) => `${formatDate(v.startsAt)} – ${formatDate(v.endsAt)}` },
               { header: "Renewals", numeric: true, cell: (v) => v.renewalCount },
+              { header: "Certificate", wide: true, cell: (v) => <CertificateCell coverage={v} /> },
             ]}
           />
         </Section>
