@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/card";
 import { currentSession } from "@/server/session/current";
 import { ReadOnlyNotice } from "../_components/me";
+import { BrandingCard } from "./_components/branding-card";
 import { OrganizationProfile } from "./_components/organization-profile";
+import { PortalCard } from "./_components/portal-card";
+import { RemindersCard } from "./_components/reminders-card";
 import { SettingsForm } from "./_components/settings-form";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -11,7 +14,10 @@ export default async function SettingsPage() {
   const session = await currentSession();
   return (
     <>
-      <PageHeader title="Settings" description="Your organization's profile, notifications and API limits." />
+      <PageHeader
+        title="Settings"
+        description="Your organization's profile, policyholder portal, branding, renewal reminders, notifications and API limits."
+      />
       <div className="space-y-6">
         {!session?.me?.can.admin && (
           <ReadOnlyNotice>
@@ -19,6 +25,9 @@ export default async function SettingsPage() {
           </ReadOnlyNotice>
         )}
         <OrganizationProfile />
+        <PortalCard />
+        <BrandingCard />
+        <RemindersCard />
         <SettingsForm />
       </div>
     </>

@@ -14,6 +14,7 @@ import type { CustomerDetail as Detail } from "@/server/customers/schemas";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { FileClaimButton } from "../../claims/_components/file-claim-button";
+import { RemindersSection } from "./reminders-section";
 
 function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
   return (
@@ -141,6 +142,8 @@ export function CustomerDetail({ id }: { id: string }) {
             ]}
           />
         </Section>
+
+        <RemindersSection customerId={c.id} coverages={c.coverageList} />
 
         <Section title="Payments" count={c.payments.length}>
           {c.payments.length === 0 ? (
