@@ -18,7 +18,7 @@ async function businessWithPolicy(mode: "live" | "test" = "live") {
   const key = await createKey(account, ["read", "write"], `key-${unique()}`, mode);
   const api = await restClient(key.key);
   const res = await api.post("business/policies", {
-    data: { name: "Shop Contents", type: "property", duration: "monthly", price: 1500, coverage: "Stock and fittings", exclusions: ["Wear and tear"] },
+    data: { name: "Shop Contents", type: "property", duration: "monthly", price: "1500", coverage: "Stock and fittings", exclusions: ["Wear and tear"] },
   });
   expect(res.status()).toBe(201);
   const policy = (await res.json()) as { id: string; price: string };
@@ -155,7 +155,8 @@ test("a customer pays, signs in to the portal from the receipt, downloads the ce
   const staff = await businessPage(browser, account);
   await staff.goto(`/claims/${claimId}`);
   await expect(staff.getByText("The shop window was broken and stock taken overnight.")).toBeVisible();
-  const seen = staff.getByRole("img", { name: /broken-window\.png/ }).first();
+  const thumbnail = staff.getByTestId("evidence-image").filter({ has: staff.getByRole("button", { name: "View broken-window.png" }) });
+  const seen = thumbnail.locator("img");
   await expect(seen).toBeVisible();
   await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   await staff.context().close();
@@ -238,5 +239,5 @@ test("the verification page tells a valid, an expired and an unknown certificate
 
   const res = await page.goto(`/verify/COI-00000000000000000000`);
   expect(res?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Certificate not found" })).toBeVisible();
 });

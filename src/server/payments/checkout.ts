@@ -31,6 +31,8 @@ export interface CheckoutView {
    */
   payOn: "card" | "provider" | "unavailable";
   authorizationUrl: string;
+  /** The business's policyholder portal (the customer's cover, certificate, renewals and claims). */
+  portalPath: string;
 }
 
 /** What the checkout page shows; null for an unknown reference. */
@@ -57,6 +59,7 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
     paidAt: row.paidAt?.toISOString() ?? null,
     payOn: !provider ? "unavailable" : provider.name === "sandbox" ? "card" : "provider",
     authorizationUrl: row.authorizationUrl,
+    portalPath: `/portal/${row.organizationId}`,
   };
 }
 

@@ -28,6 +28,7 @@ export function CheckoutForm({
   initialStatus,
   businessName,
   callbackUrl,
+  portalPath,
   payOn,
   authorizationUrl,
 }: {
@@ -35,6 +36,7 @@ export function CheckoutForm({
   initialStatus: Status;
   businessName: string;
   callbackUrl: string | null;
+  portalPath: string;
   /** `card`: the sandbox card form; `provider`: paid on the provider's page; `unavailable`: neither. */
   payOn: "card" | "provider" | "unavailable";
   authorizationUrl: string;
@@ -94,6 +96,9 @@ export function CheckoutForm({
         <CheckCircle2 className="mx-auto h-10 w-10 text-emerald-600" aria-hidden />
         <h2 className="mt-2 text-lg font-semibold">Payment successful</h2>
         <p className="mt-1 text-sm text-slate-600">You are covered. {businessName} will send you the details.</p>
+        <a href={portalPath} className="mt-4 block text-sm font-medium text-brand-700 underline underline-offset-2">
+          See your cover and download your certificate
+        </a>
         {returnUrl && (
           <a href={returnUrl} className="mt-4 inline-block text-sm font-medium text-brand-600 hover:underline">
             Return to {businessName}

@@ -35,6 +35,7 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
           callbackUrl={checkout.callbackUrl}
           payOn={checkout.payOn}
           authorizationUrl={checkout.authorizationUrl}
+          portalPath={checkout.portalPath}
         />
       </div>
     </Frame>

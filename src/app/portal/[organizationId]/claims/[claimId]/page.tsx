@@ -53,7 +53,7 @@ export default async function PortalClaimPage({
           items={[
             { label: "Amount claimed", value: displayMoney(claim.amount, claim.currency) },
             ...(claim.approvedAmount ? [{ label: "Amount approved", value: displayMoney(claim.approvedAmount, claim.currency) }] : []),
-            { label: "Kind of loss", value: claim.type },
+            { label: "Kind of loss", value: claim.type.charAt(0).toUpperCase() + claim.type.slice(1).replace(/_/g, " ") },
             { label: "Filed", value: formatDateTime(claim.createdAt) },
             { label: "Reference", value: <span className="font-mono">{claim.id}</span> },
           ]}
