@@ -78,7 +78,15 @@ async function everythingReadable(api: ApiDocument, make: (kind: string) => Prom
     const res = await apiJson("GET", `${fillPath(op.path, Object.fromEntries(own))}${query}`, key);
     out[`GET ${op.path}`] = {
       status: res.status,
-      body: res.status >= 300 ? problemCode(res) : METERED.has(op.path) ? "(metered)" : withoutUseTimes(res.text),
+      body:
+        res.status >= 300
+          ? problemCode(res)
+          : METERED.has(op.path)
+            ? "(metered)"
+            : // A file made on demand (a certificate: issued now) is judged by what it is, not its bytes.
+              !/json/.test(res.headers["content-type"] ?? "")
+              ? { file: res.headers["content-type"], disposition: res.headers["content-disposition"] }
+              : withoutUseTimes(res.text),
     };
   }
   return out;

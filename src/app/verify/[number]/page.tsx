@@ -39,7 +39,7 @@ export default async function VerifyPage({ params }: { params: Promise<{ number:
         </div>
       )}
       <div
-        className="mt-8 w-full max-w-md overflow-hidden rounded-lg border border-slate-200 border-t-4 bg-white shadow-sm"
+        className="mt-8 w-full max-w-md overflow-hidden rounded-lg border border-t-4 border-slate-200 border-t-brand-600 bg-white shadow-sm"
         style={{ borderTopColor: certificate.business.accentColor ?? undefined }}
       >
         <div className="p-6 sm:p-8">
