@@ -15,7 +15,7 @@ import { CreatePolicyInput } from "@/server/policies/schemas";
 import { createPolicy } from "@/server/policies/service";
 import { codeOf, ownerWithOrganization, unique } from "@/test/fixtures";
 import { upload } from "@/test/uploads";
-import { certificatePdf, encodable, verifyCertificate, verifyUrl } from "./certificate";
+import { certificatePdf, encodable, logoDataUri, verifyCertificate, verifyUrl } from "./certificate";
 import { CERTIFICATE_NUMBER, newCertificateNumber } from "./certificate-number";
 
 /** A real 1×1 PNG. */
@@ -284,6 +284,21 @@ describe("verifyCertificate", () => {
     const testActor = await sessionActor(user.id, { organizationId: org.id, role: "OWNER" }, true);
     const coverage = await buy(testActor, await policyOf(testActor), "test@example.test");
     expect(await verifyCertificate(coverage.certificateNumber)).toMatchObject({ livemode: false, status: "active" });
+  });
+
+  it("gives the logo's file id, which the page inlines (no public route); nothing for bytes that are gone", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const [file] = await withStoredFiles(org.id, [upload("logo", PNG_1X1, "logo.png")], (tx, files) =>
+      tx.organization.update({ where: { id: org.id }, data: { logoFileId: files[0]!.id } }).then(() => files),
+    );
+    const coverage = await buy(actor, await policyOf(actor), "ada@example.test");
+    const verified = await verifyCertificate(coverage.certificateNumber);
+    expect(verified?.business.logoFileId).toBe(file!.id);
+    expect(await logoDataUri(file!.id)).toBe(`data:image/png;base64,${PNG_1X1.toString("base64")}`);
+    expect(await logoDataUri(file!.id, 10)).toBeNull();
+    expect(await logoDataUri(null)).toBeNull();
+    await db.storedFile.update({ where: { id: file!.id }, data: { storageKey: `${org.id}/gone` } });
+    expect(await logoDataUri(file!.id)).toBeNull();
   });
 
   it("is null for an unknown number and for malformed ones", async () => {
