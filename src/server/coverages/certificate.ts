@@ -18,13 +18,15 @@ import { storageNamed } from "@/server/files/storage";
 import { logger } from "@/server/logger";
 import { brandingOf, DEFAULT_ACCENT } from "@/server/organizations/branding";
 import { CERTIFICATE_NUMBER } from "./certificate-number";
+import type { CoverageStatus } from "./schemas";
+import { coverageStatus } from "./status";
 
 /** Where anyone can check a certificate number. */
 export const verifyUrl = (certificateNumber: string): string => `${env.APP_URL}/verify/${certificateNumber}`;
 
-export type CertificateStatus = "active" | "expired";
-/** The rule of toCoverage: active until endsAt (an end equal to now has passed). */
-const statusAt = (endsAt: Date, now: Date): CertificateStatus => (endsAt > now ? "active" : "expired");
+export type CertificateStatus = CoverageStatus;
+/** The one rule of a coverage's status (./status): active until endsAt, expired from it on. */
+const statusAt = coverageStatus;
 
 /** "25 November 2026, 14:30 UTC": a period is exact to the minute. */
 export const certificateDateTime = (d: Date) =>
