@@ -3,6 +3,7 @@
 // parameterKinds in ../support/openapi.ts). The security matrix and the fuzz
 // suite use them; a new kind of path parameter needs a factory here.
 import { unique } from "../support/api";
+import { samplePdfPart } from "../support/files";
 import { fileAnswer, uploadCertificate, uploadReceiptSample } from "./_files";
 import { buyPolicy, createPolicyFor, joinTeam, listAll, ok, type Receiver, type tenantWithClients } from "./_helpers";
 
@@ -71,7 +72,19 @@ export const factories: Record<string, Factory> = {
       await t.write.post("claims", { data: { policyId, type: "theft", description: "Stolen laptop", amount: 100 } }),
       201,
     );
-    return { id: c.id, read: () => get(t, `/claims/${c.id}`) };
+    // With evidence attached, so that an attachment added, lost or changed by another key would show.
+    await ok(await t.write.post(`claims/${c.id}/attachments`, { multipart: { file: samplePdfPart("evidence.pdf") } }), 201);
+    return {
+      id: c.id,
+      read: async () => {
+        const attachments = (await get(t, `/claims/${c.id}/attachments`)) as { data: { url: string }[] };
+        return {
+          claim: await get(t, `/claims/${c.id}`),
+          attachments,
+          files: await Promise.all(attachments.data.map(async (a) => fileAnswer(await t.write.get(a.url)))),
+        };
+      },
+    };
   },
   "/business/webhooks/{id}": async (t, { receiver }) => {
     const w = await ok(
