@@ -1,9 +1,12 @@
-// REST: /business/settings — read and merge-update.
+// REST: /business/settings — read and merge-update (notifications, API limit,
+// renewal reminder days, accent colour) and the logo (upload, replace, remove).
 import { expect, test } from "@playwright/test";
-import { problem } from "../support/api";
-import { errorPaths, ok, tenantWithClients } from "./_helpers";
+import { problem, restClient } from "../support/api";
+import { fileAnswer, JPEG, jpegPart, pdfPart, PNG, pngPart, sha256 } from "./_files";
+import { errorPaths, joinTeam, ok, otherSide, tenantWithClients } from "./_helpers";
 
-const DEFAULTS = { notifications: { email: true, sms: false }, api: { rateLimit: 600 } };
+const EXTRAS = { reminders: { daysBefore: [14, 3] }, branding: { accentColor: null, logo: null } };
+const DEFAULTS = { notifications: { email: true, sms: false }, api: { rateLimit: 600 }, ...EXTRAS };
 
 test.describe("GET /business/settings", () => {
   test("answers the defaults with the exact shape (read key)", async () => {
@@ -16,7 +19,7 @@ test.describe("PUT /business/settings", () => {
   test("merges: setting sms only leaves email and rateLimit unchanged", async () => {
     const t = await tenantWithClients();
     const updated = await ok(await t.write.put("business/settings", { data: { notifications: { sms: true } } }));
-    const expected = { notifications: { email: true, sms: true }, api: { rateLimit: 600 } };
+    const expected = { notifications: { email: true, sms: true }, api: { rateLimit: 600 }, ...EXTRAS };
     expect(updated).toEqual(expected);
     expect(await ok(await t.read.get("business/settings"))).toEqual(expected);
   });
@@ -25,7 +28,7 @@ test.describe("PUT /business/settings", () => {
     const t = await tenantWithClients();
     await ok(await t.write.put("business/settings", { data: { notifications: { email: false, sms: true } } }));
     const updated = await ok(await t.write.put("business/settings", { data: { api: { rateLimit: 1234 } } }));
-    const expected = { notifications: { email: false, sms: true }, api: { rateLimit: 1234 } };
+    const expected = { notifications: { email: false, sms: true }, api: { rateLimit: 1234 }, ...EXTRAS };
     expect(updated).toEqual(expected);
     expect(await ok(await t.read.get("business/settings"))).toEqual(expected);
     // The new limit is what the rate-limit headers advertise.
@@ -54,6 +57,12 @@ test.describe("PUT /business/settings", () => {
     ['rateLimit "x"', { api: { rateLimit: "x" } }, "api.rateLimit"],
     ['notifications.email "yes"', { notifications: { email: "yes" } }, "notifications.email"],
     ["notifications.sms null", { notifications: { sms: null } }, "notifications.sms"],
+    ["a reminder day of 0", { reminders: { daysBefore: [14, 0] } }, "reminders.daysBefore.1"],
+    ["a reminder day of 91", { reminders: { daysBefore: [91] } }, "reminders.daysBefore.0"],
+    ["six reminder days", { reminders: { daysBefore: [1, 2, 3, 4, 5, 6] } }, "reminders.daysBefore"],
+    ["a repeated reminder day", { reminders: { daysBefore: [3, 3] } }, "reminders.daysBefore"],
+    ['accentColor "blue"', { branding: { accentColor: "blue" } }, "branding.accentColor"],
+    ["accentColor #abc", { branding: { accentColor: "#abc" } }, "branding.accentColor"],
   ];
   for (const [label, body, path] of invalid) {
     test(`${label} → 422 naming ${path}, settings unchanged`, async () => {
@@ -75,5 +84,113 @@ test.describe("PUT /business/settings", () => {
       "validation_failed",
     );
     expect(await ok(await t.read.get("business/settings"))).toEqual(DEFAULTS);
+  });
+});
+
+test.describe("renewal reminder days and accent colour", () => {
+  test("set, merged, shared by live and test keys; [] turns reminders off", async () => {
+    const t = await tenantWithClients();
+    const updated = await ok(
+      await t.write.put("business/settings", { data: { reminders: { daysBefore: [3, 30, 7] }, branding: { accentColor: "#0F766E" } } }),
+    );
+    expect(updated).toEqual({
+      notifications: { email: true, sms: false },
+      api: { rateLimit: 600 },
+      reminders: { daysBefore: [30, 7, 3] },
+      branding: { accentColor: "#0f766e", logo: null },
+    });
+    const test = await otherSide(t, "test");
+    expect(await ok(await test.read.get("business/settings"))).toEqual(updated);
+    // A test key's change is the account's (settings are shared by both modes).
+    await ok(await test.write.put("business/settings", { data: { reminders: { daysBefore: [] } } }));
+    expect(await ok(await t.read.get("business/settings"))).toMatchObject({
+      reminders: { daysBefore: [] },
+      branding: { accentColor: "#0f766e" },
+    });
+    await ok(await t.write.put("business/settings", { data: { branding: { accentColor: null } } }));
+    expect((await ok(await t.read.get("business/settings"))).branding.accentColor).toBeNull();
+  });
+
+  test("a day out of range says which and why, and changes nothing", async () => {
+    const t = await tenantWithClients();
+    const err = await problem(
+      await t.write.put("business/settings", { data: { reminders: { daysBefore: [14, 120] }, api: { rateLimit: 5 } } }),
+      422,
+      "validation_failed",
+    );
+    expect(err.errors).toEqual([{ path: "reminders.daysBefore.1", message: "Enter whole numbers of days from 1 to 90" }]);
+    expect(await ok(await t.read.get("business/settings"))).toEqual(DEFAULTS);
+  });
+
+  test("a read-only key changes nothing: 403 on the settings and the logo", async () => {
+    const t = await tenantWithClients();
+    for (const res of [
+      await t.read.put("business/settings", { data: { reminders: { daysBefore: [1] }, branding: { accentColor: "#000000" } } }),
+      await t.read.post("business/settings/logo", { multipart: { file: pngPart() } }),
+      await t.read.delete("business/settings/logo"),
+    ]) {
+      await problem(res, 403, "insufficient_permissions");
+    }
+    expect(await ok(await t.read.get("business/settings"))).toEqual(DEFAULTS);
+  });
+});
+
+test.describe("the logo", () => {
+  test("PNG uploaded, served to the organization, replaced by a JPEG (the PNG deleted), removed", async () => {
+    const t = await tenantWithClients();
+    const first = await ok(await t.write.post("business/settings/logo", { multipart: { file: pngPart("brand.png") } }));
+    expect(first.branding.logo).toMatchObject({ fileName: "brand.png", contentType: "image/png", size: PNG.length });
+    expect(Object.keys(first.branding.logo).sort()).toEqual(["contentType", "createdAt", "fileName", "size", "url"]);
+    expect(await ok(await t.read.get("business/settings"))).toEqual(first);
+    const url = first.branding.logo.url as string;
+    expect(await fileAnswer(await t.read.get(url))).toMatchObject({ status: 200, contentType: "image/png", sha256: sha256(PNG) });
+    // Another organization's key: not found.
+    const other = await tenantWithClients();
+    expect((await other.read.get(url)).status()).toBe(404);
+
+    const second = await ok(await t.write.post("business/settings/logo", { multipart: { file: jpegPart("brand.jpg") } }));
+    expect(second.branding.logo).toMatchObject({ fileName: "brand.jpg", contentType: "image/jpeg", size: JPEG.length });
+    expect(second.branding.logo.url).not.toBe(url);
+    expect((await t.read.get(url)).status()).toBe(404);
+    expect(await fileAnswer(await t.read.get(second.branding.logo.url))).toMatchObject({ status: 200, sha256: sha256(JPEG) });
+
+    const removed = await t.write.delete("business/settings/logo");
+    expect(removed.status()).toBe(204);
+    expect((await ok(await t.read.get("business/settings"))).branding.logo).toBeNull();
+    expect((await t.read.get(second.branding.logo.url)).status()).toBe(404);
+    // Nothing left to remove: still 204.
+    expect((await t.write.delete("business/settings/logo")).status()).toBe(204);
+  });
+
+  test("a PDF is 415 and an image over 1 MiB is 413, the logo kept", async () => {
+    const t = await tenantWithClients();
+    const kept = await ok(await t.write.post("business/settings/logo", { multipart: { file: pngPart() } }));
+    const pdf = await problem(
+      await t.write.post("business/settings/logo", { multipart: { file: await pdfPart("logo.pdf") } }),
+      415,
+      "unsupported_media_type",
+    );
+    expect(pdf.errors).toEqual([{ path: "file", message: "Choose a PNG or JPEG image" }]);
+    const big = { name: "big.png", mimeType: "image/png", buffer: Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]) };
+    const tooBig = await problem(await t.write.post("business/settings/logo", { multipart: { file: big } }), 413, "payload_too_large");
+    expect(errorPaths(tooBig)).toEqual(["file"]);
+    expect(await ok(await t.read.get("business/settings"))).toEqual(kept);
+  });
+
+  test("without a key: 401; through the dashboard's upload route a MEMBER is refused (403), an ADMIN sets it", async () => {
+    const t = await tenantWithClients();
+    const anonymous = await restClient();
+    await problem(await anonymous.post("business/settings/logo", { multipart: { file: pngPart() } }), 401, "missing_api_key");
+    const member = await joinTeam(t, "MEMBER");
+    await problem(
+      await member.account.session.post("/api/upload/business/settings/logo", { multipart: { file: pngPart() } }),
+      403,
+      "forbidden",
+    );
+    expect(await ok(await t.read.get("business/settings"))).toEqual(DEFAULTS);
+    const admin = await joinTeam(t, "ADMIN");
+    const set = await admin.account.session.post("/api/upload/business/settings/logo", { multipart: { file: pngPart() } });
+    expect(set.status()).toBe(200);
+    expect((await ok(await t.read.get("business/settings"))).branding.logo).toMatchObject({ contentType: "image/png" });
   });
 });

@@ -222,7 +222,7 @@ function ColorForm({ saved }: { saved: string | null }) {
   const dirty = color.trim().toLowerCase() !== (saved ?? "");
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-3" aria-label="Accent colour">
+    <form onSubmit={submit} noValidate className="space-y-3">
       <Field
         id="accent-color"
         label="Accent colour"
