@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { fromHeader, headerSafe, layoutEmail } from "@/server/integrations/email";
 import { verifyUrl } from "@/server/coverages/certificate";
-import { customerReceipt, kybApproved, paymentReceived } from "./templates";
+import { customerReceipt, kybApproved, paymentReceived, renewalReminder } from "./templates";
 
 describe("mail templates", () => {
   it("escape every value in the HTML and keep it readable in the text", () => {
@@ -96,5 +96,29 @@ describe("the From header", () => {
     });
     expect(fromHeader("\r\n\t ")).toBe(env.MAIL_FROM);
     expect(headerSafe(`a\u2028b\u0000c${"x".repeat(300)}`, 10)).toBe("a b cxxxxx");
+  });
+});
+
+describe("the renewal reminder", () => {
+  const base = {
+    business: "A&B <Ltd>",
+    policy: "Shop cover",
+    endsAt: "2030-03-12T10:00:00.000Z",
+    organizationId: "org_1",
+    coverageId: "cov_1",
+  };
+  it("says when the cover ends and links to renewing it on the portal, every value escaped", () => {
+    const mail = renewalReminder({ ...base, daysLeft: 3 });
+    expect(mail.subject).toBe("Your Shop cover with A&B <Ltd> ends in 3 days");
+    expect(mail.link).toBe(`${env.APP_URL}/portal/org_1/coverages/cov_1`);
+    expect(mail.text).toContain("Your Shop cover with A&B <Ltd> ends on 12 March 2030.");
+    expect(mail.text).toContain("Days left: 3");
+    expect(mail.text).toContain(`Renew your cover: ${env.APP_URL}/portal/org_1/coverages/cov_1`);
+    expect(mail.html).not.toContain("<Ltd>");
+    expect(mail.html).toContain("A&#38;B &#60;Ltd&#62;");
+  });
+  it("1 day, and today", () => {
+    expect(renewalReminder({ ...base, daysLeft: 1 }).subject).toMatch(/ends in 1 day$/);
+    expect(renewalReminder({ ...base, daysLeft: 0 }).subject).toMatch(/ends today$/);
   });
 });
