@@ -247,6 +247,11 @@ describe("renewal reminders", () => {
     expect(mail.text).toContain(`/portal/${s.orgId}/coverages/${c.id}`);
     expect(await eventsOf(s.orgId, "coverage.expiring")).toHaveLength(1);
     expect(await eventsOf(s.org.id, "coverage.expiring")).toHaveLength(0);
+
+    // The account's days change: the twin's coverages are rescheduled too.
+    const other = await endAt((await s.buy()).id, at(end, DAY));
+    await updateSettings(s.actor, { reminders: { daysBefore: [9] } });
+    expect((await db.coverage.findUniqueOrThrow({ where: { id: other.id } })).remindAt).toEqual(at(end, DAY - 9 * DAY));
   });
 });
 
