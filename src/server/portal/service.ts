@@ -6,6 +6,7 @@ import type { Actor } from "@/server/actor";
 import { MAX_CLAIM_ATTACHMENTS, attachFilesToClaim } from "@/server/claims/attachments";
 import { toClaim } from "@/server/claims/service";
 import { certificatePdf, verifyUrl } from "@/server/coverages/certificate";
+import { coverageStatus } from "@/server/coverages/status";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -19,7 +20,6 @@ import type { PortalClaimInput } from "./schemas";
 
 const LIST_LIMIT = 50;
 
-const statusOf = (endsAt: Date, now: Date) => (endsAt > now ? ("active" as const) : ("expired" as const));
 
 export interface PortalCoverage {
   id: string;
@@ -81,7 +81,7 @@ const toPortalCoverage = (c: CoverageRow, now: Date): PortalCoverage => ({
   id: c.id,
   certificateNumber: c.certificateNumber,
   verifyUrl: verifyUrl(c.certificateNumber),
-  status: statusOf(c.endsAt, now),
+  status: coverageStatus(c.endsAt, now),
   startsAt: c.startsAt.toISOString(),
   endsAt: c.endsAt.toISOString(),
   renewalCount: c.renewalCount,
