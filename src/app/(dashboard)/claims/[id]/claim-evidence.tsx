@@ -84,8 +84,8 @@ export function ClaimEvidence({
         refused.push(refusalOf(file, err));
       }
     }
-    // The list shows the new files by the time the page says so.
-    if (added) await refresh();
+    // The list shows the new files by the time the page says so (and, after a refusal, what the claim really holds).
+    await refresh();
     setProgress(null);
     setProblems(refused);
     if (added) toast.success(added === 1 ? "File added" : `${added} files added`);
@@ -149,17 +149,15 @@ export function ClaimEvidence({
         </div>
       )}
       {problems.length > 0 && (
-        <ul
-          role="alert"
-          className="mt-4 space-y-1 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700"
-          data-testid="evidence-errors"
-        >
-          {problems.map((p) => (
-            <li key={p} className="[overflow-wrap:anywhere]">
-              {p}
-            </li>
-          ))}
-        </ul>
+        <div role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="evidence-errors">
+          <ul className="space-y-1">
+            {problems.map((p) => (
+              <li key={p} className="[overflow-wrap:anywhere]">
+                {p}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
 
       {attachments.length === 0 ? (

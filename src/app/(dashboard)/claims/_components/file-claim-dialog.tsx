@@ -37,6 +37,12 @@ const Values = z.object({
 });
 type Values = z.infer<typeof Values>;
 
+/** What became of the evidence when some of it was refused, the claim filed all the same. */
+const partlySummary = (refused: number, total: number) =>
+  total === 1
+    ? "The claim was filed, but its file was not attached."
+    : `The claim was filed, but ${refused} of its ${total} files ${refused === 1 ? "was" : "were"} not attached.`;
+
 /** The "File a claim" dialog, loaded when first opened by FileClaimButton (./file-claim-button). */
 export function FileClaimDialog({
   open,
@@ -157,10 +163,7 @@ function FileClaimForm({
     return (
       <div className="space-y-4" data-testid="claim-filed-partly">
         <div role="alert" className="space-y-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          <p className="font-medium">
-            The claim was filed, but {partly.refused.length === 1 ? "a file was" : `${partly.refused.length} files were`} not
-            attached{partly.added ? ` (${partly.added} ${partly.added === 1 ? "was" : "were"})` : ""}.
-          </p>
+          <p className="font-medium">{partlySummary(partly.refused.length, partly.added + partly.refused.length)}</p>
           <ul className="list-disc space-y-1 pl-5">
             {partly.refused.map((r) => (
               <li key={r} className="[overflow-wrap:anywhere]">
@@ -168,7 +171,7 @@ function FileClaimForm({
               </li>
             ))}
           </ul>
-          <p>You can add them on the claim&apos;s page.</p>
+          <p>You can add {partly.refused.length === 1 ? "it" : "them"} on the claim&apos;s page.</p>
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button type="button" variant="secondary" onClick={onDone}>

@@ -1,0 +1,205 @@
+// Evidence on a claim in the browser: a member adds a photo and a PDF on the
+// claim's page and sees them inline (the photo really loaded from
+// /api/files/<id>, opening full size; the PDF a row to open or download), the
+// server's reasons show (415 for a text file called .png, 409 past five), and
+// "Add files" stops at five. Filing a claim takes files too: uploaded right
+// after the claim is made, and a refused one leaves the claim filed, said so.
+import zlib from "node:zlib";
+import { expect, test, type FileChooser, type Locator, type Page } from "@playwright/test";
+import { pdfFile, pngPart } from "../api/_files";
+import { createPolicyFor, joinTeam, ok, tenantWithClients } from "../api/_helpers";
+import { unique } from "../support/api";
+import { checkPage, FIRST_LOAD, signedInPage } from "../support/screens";
+
+/** A real `width`×`height` PNG: sky over grass with a red box (something to see in the screenshots). */
+function photoPng(width = 240, height = 160): Buffer {
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) {
+      const box = x > width * 0.35 && x < width * 0.65 && y > height * 0.3 && y < height * 0.75;
+      const [r, g, b] = box ? [200, 40, 40] : y < height * 0.6 ? [120, 180, 230] : [70, 150, 70];
+      row.set([r, g, b], 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(Buffer.concat(rows))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+const TEXT_AS_PNG = { name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not an image, just notes\n") };
+
+/** Picks files through the page's own "Add files" button, as a user would. */
+async function pickFiles(page: Page, button: Locator, files: Parameters<FileChooser["setFiles"]>[0]) {
+  const chooser = page.waitForEvent("filechooser");
+  await button.click();
+  await (await chooser).setFiles(files);
+}
+
+test("a member adds a photo and a PDF on the claim page and sees them inline; the server's reasons show; five at most", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const t = await tenantWithClients();
+  const policy = await createPolicyFor(t.write, { name: `Shop Cover ${unique()}` });
+  const claim = await ok(
+    await t.write.post("claims", {
+      data: { policyId: policy.id, type: "fire", description: "Fire in the store room", amount: 1200 },
+    }),
+    201,
+  );
+  const member = await joinTeam(t, "MEMBER");
+  const page = await signedInPage(browser, member.account);
+  await page.goto(`/claims/${claim.id}`);
+  const evidence = page.getByRole("region", { name: "Evidence" });
+  await expect(evidence.getByText("No evidence yet")).toBeVisible({ timeout: FIRST_LOAD });
+  await expect(evidence.getByTestId("evidence-room")).toContainText("0 of 5 files");
+  await checkPage(page, "claim-evidence-empty", evidence.getByText("No evidence yet"));
+
+  // ---- A photo: a thumbnail of the stored image, opening full size ----
+  const addFiles = evidence.getByRole("button", { name: "Add files" });
+  await pickFiles(page, addFiles, { name: "store-room.png", mimeType: "image/png", buffer: photoPng() });
+  const photo = evidence.getByTestId("evidence-image");
+  await expect(photo).toHaveCount(1, { timeout: 30_000 });
+  await expect(photo).toContainText("store-room.png");
+  const thumbnail = photo.locator("img");
+  await expect(thumbnail).toHaveAttribute("src", /^\/api\/files\/[\w-]+$/);
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
+  const src = (await thumbnail.getAttribute("src"))!;
+  await photo.getByRole("button", { name: "View store-room.png" }).click();
+  const viewer = page.getByRole("dialog", { name: "store-room.png" });
+  const full = viewer.getByRole("img", { name: "store-room.png" });
+  await expect.poll(() => full.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240);
+  await expect(viewer.getByRole("link", { name: /^Open full size/ })).toHaveAttribute("target", "_blank");
+  await checkPage(page, "claim-evidence-photo", full);
+  await viewer.getByRole("button", { name: "Close" }).click();
+  await expect(viewer).toBeHidden();
+
+  // ---- A PDF: a row with its name and size, to open or download ----
+  const pdf = await pdfFile("Police report");
+  await pickFiles(page, addFiles, { name: "police-report.pdf", mimeType: "application/pdf", buffer: pdf });
+  const doc = evidence.getByTestId("evidence-document");
+  await expect(doc).toHaveCount(1, { timeout: 30_000 });
+  await expect(doc).toContainText("police-report.pdf");
+  const size = pdf.length < 1024 ? `${pdf.length} B` : `${(pdf.length / 1024).toFixed(pdf.length < 10 * 1024 ? 1 : 0)} KB`;
+  await expect(doc).toContainText(`PDF · ${size} · Added`);
+  const download = doc.getByRole("link", { name: "Download police-report.pdf" });
+  await expect(download).toHaveAttribute("href", /^\/api\/files\/[\w-]+\?download=1$/);
+  const opened = await page.request.get((await download.getAttribute("href"))!);
+  expect(opened.status()).toBe(200);
+  expect((await opened.body()).equals(pdf)).toBe(true);
+  await expect(evidence.getByTestId("evidence-room")).toContainText("2 of 5 files");
+  // What the API lists is what the page shows.
+  const listed = (await ok(await t.read.get(`claims/${claim.id}/attachments`))).data;
+  expect(listed.map((a: { fileName: string }) => a.fileName)).toEqual(["store-room.png", "police-report.pdf"]);
+
+  // ---- The server judges the bytes: a text file called .png → its 415 reason ----
+  await pickFiles(page, addFiles, TEXT_AS_PNG);
+  await expect(evidence.getByRole("alert")).toContainText(
+    "“notes.png” was not added: Only PDF, PNG and JPEG files are accepted (judged by their content).",
+    { timeout: 30_000 },
+  );
+  await expect(evidence.getByTestId("evidence-image")).toHaveCount(1);
+  await checkPage(page, "claim-evidence", doc);
+
+  // ---- Five at most: the server's 409 when another upload took the last places, then the button explains ----
+  for (let i = 0; i < 3; i++) {
+    await ok(await t.write.post(`claims/${claim.id}/attachments`, { multipart: { file: pngPart(`api-${i}.png`) } }), 201);
+  }
+  await pickFiles(page, addFiles, { name: "one-more.png", mimeType: "image/png", buffer: photoPng(60, 40) });
+  await expect(evidence.getByRole("alert")).toContainText(
+    "“one-more.png” was not added: A claim can have at most 5 attachments.",
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(evidence.getByTestId("evidence-image")).toHaveCount(4);
+  await expect(addFiles).toBeDisabled();
+  await expect(evidence.getByTestId("evidence-room")).toHaveText("5 of 5 files · A claim can have at most 5 attachments.");
+  await page.reload();
+  await expect(evidence.getByRole("button", { name: "Add files" })).toBeDisabled({ timeout: FIRST_LOAD });
+  await checkPage(page, "claim-evidence-full", evidence.getByTestId("evidence-document"));
+
+  // Another organization's member does not get the files.
+  const stranger = await tenantWithClients();
+  const strangerPage = await signedInPage(browser, stranger.account);
+  expect((await strangerPage.request.get(src)).status()).toBe(404);
+  await strangerPage.context().close();
+  await page.context().close();
+});
+
+test("File a claim with files: uploaded right after it is filed; a refused file leaves the claim filed and says so", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const t = await tenantWithClients();
+  const policy = await createPolicyFor(t.write, { name: `Fleet Cover ${unique()}` });
+  const page = await signedInPage(browser, t.account);
+  await page.goto("/claims");
+  const fileClaim = async (description: string) => {
+    await page.getByRole("button", { name: "File a claim" }).click();
+    const dialog = page.getByRole("dialog", { name: "File a claim" });
+    await dialog.getByLabel("Policy").selectOption({ label: policy.name });
+    await dialog.getByLabel("Customer email").fill(`c-${unique()}@example.test`);
+    await dialog.getByLabel("Amount claimed").fill("750");
+    await dialog.getByLabel("What happened").fill(description);
+    return dialog;
+  };
+
+  // ---- Every file attached: straight to the claim's page ----
+  let dialog = await fileClaim("Van reversed into a bollard");
+  await pickFiles(page, dialog.getByRole("button", { name: "Add files" }), [
+    { name: "bumper.png", mimeType: "image/png", buffer: photoPng() },
+    { name: "quote.pdf", mimeType: "application/pdf", buffer: await pdfFile("Repair quote") },
+  ]);
+  const chosen = dialog.getByRole("list", { name: "Evidence (optional)" }).getByRole("listitem");
+  await expect(chosen).toHaveCount(2);
+  await checkPage(page, "claims-file-dialog-files", chosen.first());
+  await dialog.getByRole("button", { name: "File claim" }).click();
+  await expect(page).toHaveURL(/\/claims\/[a-z0-9]+$/, { timeout: FIRST_LOAD });
+  const evidence = page.getByRole("region", { name: "Evidence" });
+  await expect(evidence.getByTestId("evidence-image")).toHaveCount(1, { timeout: FIRST_LOAD });
+  await expect(evidence.getByTestId("evidence-document")).toContainText("quote.pdf");
+  const firstId = page.url().split("/claims/")[1]!;
+  expect((await ok(await t.read.get(`claims/${firstId}/attachments`))).data).toHaveLength(2);
+
+  // ---- One refused: the claim is filed all the same, the dialog says which file and links the claim ----
+  await page.goto("/claims");
+  dialog = await fileClaim("Windscreen chipped on the motorway");
+  await pickFiles(page, dialog.getByRole("button", { name: "Add files" }), [
+    { name: "windscreen.png", mimeType: "image/png", buffer: photoPng(120, 80) },
+    TEXT_AS_PNG,
+  ]);
+  await dialog.getByRole("button", { name: "File claim" }).click();
+  const partly = dialog.getByTestId("claim-filed-partly");
+  await expect(partly).toContainText("The claim was filed, but 1 of its 2 files was not attached.", { timeout: 30_000 });
+  await expect(partly).toContainText("“notes.png” was not added: Only PDF, PNG and JPEG files are accepted");
+  await checkPage(page, "claims-file-dialog-partly", partly);
+  await partly.getByRole("link", { name: "Open the claim" }).click();
+  await expect(page).toHaveURL(/\/claims\/[a-z0-9]+$/, { timeout: FIRST_LOAD });
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("claim");
+  await expect(page.getByRole("region", { name: "Evidence" }).getByTestId("evidence-image")).toContainText("windscreen.png", {
+    timeout: FIRST_LOAD,
+  });
+  const claims = (await ok(await t.read.get("claims"))).data as { id: string; description: string }[];
+  const second = claims.find((c) => c.description === "Windscreen chipped on the motorway")!;
+  expect(page.url()).toContain(`/claims/${second.id}`);
+  expect((await ok(await t.read.get(`claims/${second.id}/attachments`))).data).toHaveLength(1);
+  await page.context().close();
+});
