@@ -3,7 +3,6 @@
 // A policyholder files a claim on one of their coverages: what happened, the
 // amount, and up to 5 photos or documents (PDF, PNG, JPEG; the server judges
 // each by its bytes and size, as for every upload).
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Paperclip, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
@@ -14,22 +13,15 @@ import { NativeSelect } from "@/components/ui/select";
 import { UploadProgressBar } from "@/components/upload/upload-progress";
 import { formatBytes, MAX_UPLOAD_BYTES, uploadWithProgress, type UploadError } from "@/components/upload/xhr-upload";
 import { CLAIM_TYPES } from "@/lib/enums";
-import { M, z } from "@/lib/messages";
-import { parseDecimal } from "@/lib/money-format";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { portalButton } from "./api";
 
 const MAX_FILES = 5;
 const TYPES = ["application/pdf", "image/png", "image/jpeg"];
 
-const Values = z.object({
-  type: z.enum(CLAIM_TYPES),
-  amount: z
-    .string()
-    .trim()
-    .refine((v) => (parseDecimal(v) ?? 0n) > 0n, M.amount),
-  description: z.string().trim().min(1, M.requiredWhat("what happened")).max(2000),
-});
-type Values = z.infer<typeof Values>;
+type Values = { type: (typeof CLAIM_TYPES)[number]; amount: string; description: string };
+const FIELDS = ["type", "amount", "description"] as const;
+const resolver = lazyResolver<Values, unknown, Values>(() => import("./schemas").then((m) => m.claim));
 
 export function PortalClaimForm({ organizationId, coverageId, currency }: { organizationId: string; coverageId: string; currency: string }) {
   const router = useRouter();
@@ -38,7 +30,7 @@ export function PortalClaimForm({ organizationId, coverageId, currency }: { orga
   const [filesError, setFilesError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const form = useForm<Values>({ resolver: zodResolver(Values), defaultValues: { type: "other", amount: "", description: "" } });
+  const form = useForm<Values>({ resolver, defaultValues: { type: "other", amount: "", description: "" } });
   const { errors, isSubmitting } = form.formState;
 
   const addFiles = (list: FileList | null) => {
@@ -71,7 +63,7 @@ export function PortalClaimForm({ organizationId, coverageId, currency }: { orga
       let placed = false;
       for (const f of e.fieldErrors ?? []) {
         const key = f.path.split(".")[0] ?? "";
-        if (key in Values.shape) {
+        if ((FIELDS as readonly string[]).includes(key)) {
           form.setError(key as keyof Values, { message: f.message });
           placed = true;
         } else if (key.startsWith("file")) {
@@ -84,7 +76,7 @@ export function PortalClaimForm({ organizationId, coverageId, currency }: { orga
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" data-testid="portal-claim-form">
+    <form onSubmit={onSubmit} onFocus={resolver.preload} noValidate className="space-y-4" data-testid="portal-claim-form">
       <FormError message={formError} />
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="portal-claim-type" label="What kind of loss" error={errors.type?.message}>

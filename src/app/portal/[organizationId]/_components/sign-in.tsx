@@ -2,7 +2,6 @@
 
 // Two steps: the email (a code is sent if it has cover here — the answer does
 // not say whether it has), then the 6-digit code from the email.
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,16 +9,11 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { UploadError } from "@/components/upload/xhr-upload";
-import { M, z } from "@/lib/messages";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { portalButton, portalCall } from "./api";
 
-const EmailValues = z.object({ email: z.string().trim().min(1, M.requiredWhat("your email address")).pipe(z.email(M.email)) });
-const CodeValues = z.object({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, "Enter the 6-digit code from the email"),
-});
+const emailResolver = lazyResolver(() => import("./schemas").then((m) => m.email));
+const codeResolver = lazyResolver(() => import("./schemas").then((m) => m.code));
 
 export function PortalSignIn({ organizationId, businessName }: { organizationId: string; businessName: string }) {
   const [email, setEmail] = useState<string | null>(null);
@@ -59,7 +53,7 @@ export function PortalSignIn({ organizationId, businessName }: { organizationId:
 
 function EmailStep({ organizationId, onSent }: { organizationId: string; onSent: (email: string, message: string) => void }) {
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<z.infer<typeof EmailValues>>({ resolver: zodResolver(EmailValues), defaultValues: { email: "" } });
+  const form = useForm({ resolver: emailResolver, defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async ({ email }) => {
     setFormError(null);
@@ -74,7 +68,7 @@ function EmailStep({ organizationId, onSent }: { organizationId: string; onSent:
     }
   });
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={emailResolver.preload} noValidate className="space-y-4">
       <FormError message={formError} />
       <Field id="portal-email-input" label="Email address" hint="The email you gave when you bought your cover." error={errors.email?.message}>
         <Input id="portal-email-input" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
@@ -102,7 +96,7 @@ function CodeStep({
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
-  const form = useForm<z.infer<typeof CodeValues>>({ resolver: zodResolver(CodeValues), defaultValues: { code: "" } });
+  const form = useForm({ resolver: codeResolver, defaultValues: { code: "" } });
   const { errors, isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async ({ code }) => {
     setFormError(null);
@@ -117,7 +111,7 @@ function CodeStep({
     }
   });
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={codeResolver.preload} noValidate className="space-y-4">
       {notice && (
         <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
           {notice}
