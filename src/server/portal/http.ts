@@ -123,6 +123,7 @@ export const certificate =
     headers.set("Content-Length", String(bytes.byteLength));
     headers.set("Content-Disposition", contentDisposition(fileName, "attachment"));
     headers.set("X-Content-Type-Options", "nosniff");
+    headers.set("Cross-Origin-Resource-Policy", "same-origin");
     return new Response(Buffer.from(bytes), { status: 200, headers });
   };
 
