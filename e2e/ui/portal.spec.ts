@@ -151,6 +151,13 @@ test("a customer pays, signs in to the portal from the receipt, downloads the ce
   await expect(page.getByTestId("portal-payment-row")).toHaveCount(1);
   await checkPage(page, "portal-home", page.getByTestId("portal-coverage"));
 
+  // ---- The payment's receipt ----
+  await page.getByTestId("portal-payment-row").getByRole("link", { name: "Receipt" }).click();
+  await expect(page.getByRole("heading", { name: "Receipt", level: 1 })).toBeVisible();
+  await expect(page.getByRole("main")).toContainText("₦1,500.00");
+  await expect(page.getByRole("main")).toContainText(certificateNumber);
+  await checkPage(page, "portal-receipt", page.getByRole("button", { name: "Print or save as PDF" }));
+
   // ---- The business sees the claim with the photo ----
   const staff = await businessPage(browser, account);
   await staff.goto(`/claims/${claimId}`);

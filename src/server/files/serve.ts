@@ -3,6 +3,7 @@
 // cookie), or a platform admin for KYB documents. Anyone else gets the same
 // 404 as an unknown id. Served with the type judged at upload, nosniff, and
 // never cached by shared caches.
+import type { StoredFile } from "@/generated/prisma/client";
 import { isPlatformAdmin } from "@/server/admin/service";
 import { authenticateApiKey } from "@/server/api-keys/service";
 import { getAuth } from "@/server/auth";
@@ -34,6 +35,26 @@ async function accessOf(request: Request, headers: Headers): Promise<FileAccess>
   return { userId: session.user.id, platformAdmin: await isPlatformAdmin(session.user.id) };
 }
 
+/**
+ * A stored file's bytes as the answer: the type judged at upload, its size,
+ * inline unless `?download=1`, nosniff and same-origin only (the headers given
+ * are kept: request id, caching).
+ */
+export function storedFileResponse(
+  request: Request,
+  file: Pick<StoredFile, "contentType" | "size" | "fileName">,
+  body: ReadableStream<Uint8Array>,
+  headers: Headers,
+): Response {
+  const download = new URL(request.url).searchParams.get("download") === "1";
+  headers.set("Content-Type", file.contentType);
+  headers.set("Content-Length", String(file.size));
+  headers.set("Content-Disposition", contentDisposition(file.fileName, download ? "attachment" : "inline"));
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Cross-Origin-Resource-Policy", "same-origin");
+  return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
+}
+
 export async function serveFile(request: Request, fileId: string): Promise<Response> {
   const requestId = requestIdOf(request.headers);
   const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "private, no-store" });
@@ -41,13 +62,7 @@ export async function serveFile(request: Request, fileId: string): Promise<Respo
     if (!/^[\w-]{1,100}$/.test(fileId)) throw new AppError("not_found", "File not found");
     const access = await accessOf(request, headers);
     const { file, body } = await openFile(access, fileId);
-    const download = new URL(request.url).searchParams.get("download") === "1";
-    headers.set("Content-Type", file.contentType);
-    headers.set("Content-Length", String(file.size));
-    headers.set("Content-Disposition", contentDisposition(file.fileName, download ? "attachment" : "inline"));
-    headers.set("X-Content-Type-Options", "nosniff");
-    headers.set("Cross-Origin-Resource-Policy", "same-origin");
-    return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
+    return storedFileResponse(request, file, body, headers);
   } catch (err) {
     const app = toAppError(err);
     if (app) return problemResponse(app, requestId, headers);

@@ -2,12 +2,12 @@
 // JSON in, JSON or a file out, errors as problem+json like the REST API. The
 // session is the HttpOnly cookie; a change is accepted from our own origin
 // only (the cookie is SameSite=Lax, and this check closes the rest).
-import type { StoredFile } from "@/generated/prisma/client";
 import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { env } from "@/server/env";
 import { AppError, toAppError } from "@/server/errors";
-import { contentDisposition } from "@/server/files/file-name";
+import { certificateResponse } from "@/server/coverages/certificate";
 import { readMultipart } from "@/server/files/multipart";
+import { storedFileResponse } from "@/server/files/serve";
 import { storageNamed } from "@/server/files/storage";
 import { logger } from "@/server/logger";
 import { requestIdOf } from "@/server/request-id";
@@ -118,13 +118,9 @@ export const certificate =
   (coverageId: string): Handler =>
   async ({ request, organizationId, headers }) => {
     const session = await requireSession(request, organizationId);
-    const { bytes, fileName } = await portalCertificate(session, coverageId);
-    headers.set("Content-Type", "application/pdf");
-    headers.set("Content-Length", String(bytes.byteLength));
-    headers.set("Content-Disposition", contentDisposition(fileName, "attachment"));
-    headers.set("X-Content-Type-Options", "nosniff");
-    headers.set("Cross-Origin-Resource-Policy", "same-origin");
-    return new Response(Buffer.from(bytes), { status: 200, headers });
+    const response = certificateResponse(await portalCertificate(session, coverageId), headers);
+    response.headers.set("Cross-Origin-Resource-Policy", "same-origin");
+    return response;
   };
 
 /** POST claims (multipart: coverageId, type, description, amount, file1…file5). */
@@ -141,18 +137,9 @@ export const attachment =
   async ({ request, organizationId, headers }) => {
     const session = await requireSession(request, organizationId);
     const { file, body } = await portalAttachment(session, attachmentId);
-    return fileResponse(request, file, body, headers);
+    return storedFileResponse(request, file, body, headers);
   };
 
-function fileResponse(request: Request, file: StoredFile, body: ReadableStream<Uint8Array>, headers: Headers): Response {
-  const download = new URL(request.url).searchParams.get("download") === "1";
-  headers.set("Content-Type", file.contentType);
-  headers.set("Content-Length", String(file.size));
-  headers.set("Content-Disposition", contentDisposition(file.fileName, download ? "attachment" : "inline"));
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Cross-Origin-Resource-Policy", "same-origin");
-  return new Response(body, { status: 200, headers });
-}
 
 /** The business's logo: public, as on its certificates; cached briefly. */
 export const logo: Handler = async ({ request, organizationId, headers }) => {
@@ -160,7 +147,7 @@ export const logo: Handler = async ({ request, organizationId, headers }) => {
   const file = brand.logo;
   const body = file ? await storageNamed(file.backend).get(file.storageKey) : null;
   if (!file || !body) throw new AppError("not_found", "No logo");
-  const response = fileResponse(request, file, body, headers);
+  const response = storedFileResponse(request, file, body, headers);
   response.headers.set("Cache-Control", "public, max-age=300");
   response.headers.set("Cross-Origin-Resource-Policy", "same-site");
   return response;

@@ -129,6 +129,18 @@ describe("portal sign-in codes", () => {
     await expect(signInWithCode(org.id, email, second, null, { counter })).resolves.toHaveProperty("token");
   });
 
+  it("a code used by three requests at once opens one session", async () => {
+    const { actor, org, policy } = await business();
+    const email = `holder-${unique()}@example.test`;
+    await buy(actor, policy, email);
+    const counter = memoryCounter();
+    await requestPortalCode(org.id, email, null, { counter });
+    const code = await codeMailedTo(email);
+    const results = await Promise.allSettled([1, 2, 3].map(() => signInWithCode(org.id, email, code, null, { counter })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await db.portalSession.count({ where: { organizationId: org.id, email } })).toBe(1);
+  });
+
   it("throttles asking for codes per email, with or without cover alike", async () => {
     const { org } = await business();
     const counter = memoryCounter();

@@ -20,20 +20,14 @@ import { UploadProgressBar } from "@/components/upload/upload-progress";
 import { formatBytes, MAX_UPLOAD_BYTES } from "@/components/upload/xhr-upload";
 import { NativeSelect } from "@/components/ui/select";
 import { M, z } from "@/lib/messages";
-import { parseDecimal } from "@/lib/money-format";
+import { ClaimDetailsValues } from "@/lib/claim-values";
 import { CLAIM_TYPES } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ACCEPT, localProblem, MAX_CLAIM_ATTACHMENTS, refusalOf, uploadClaimAttachment } from "./attachment-upload";
 
-const Values = z.object({
+const Values = ClaimDetailsValues.extend({
   policyId: z.string().min(1, "Choose the policy the claim is on"),
   email: z.string().trim().min(1, M.requiredWhat("the customer's email")).pipe(z.email(M.email)),
-  type: z.enum(CLAIM_TYPES),
-  amount: z
-    .string()
-    .trim()
-    .refine((v) => (parseDecimal(v) ?? 0n) > 0n, M.amount),
-  description: z.string().trim().min(1, M.requiredWhat("what happened")).max(2000),
 });
 type Values = z.infer<typeof Values>;
 

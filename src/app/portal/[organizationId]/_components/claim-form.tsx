@@ -13,13 +13,15 @@ import { NativeSelect } from "@/components/ui/select";
 import { UploadProgressBar } from "@/components/upload/upload-progress";
 import { formatBytes, MAX_UPLOAD_BYTES, uploadWithProgress, type UploadError } from "@/components/upload/xhr-upload";
 import { CLAIM_TYPES } from "@/lib/enums";
+import type { ClaimDetailsValues } from "@/lib/claim-values";
 import { lazyResolver } from "@/lib/lazy-resolver";
+import type { z } from "@/lib/messages";
 import { portalButton } from "./api";
 
 const MAX_FILES = 5;
 const TYPES = ["application/pdf", "image/png", "image/jpeg"];
 
-type Values = { type: (typeof CLAIM_TYPES)[number]; amount: string; description: string };
+type Values = z.infer<typeof ClaimDetailsValues>;
 const FIELDS = ["type", "amount", "description"] as const;
 const resolver = lazyResolver<Values, unknown, Values>(() => import("./schemas").then((m) => m.claim));
 
