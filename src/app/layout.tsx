@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { Toaster } from "@/components/toaster";
 import { TRPCReactProvider } from "@/trpc/react";
@@ -20,7 +21,11 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request, so Next can put the request's CSP nonce
+  // (src/proxy.ts) on its scripts: HTML made at build time would carry none
+  // and its scripts would be refused.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
