@@ -1,8 +1,9 @@
 // REST: /business/settings — read and merge-update (notifications, API limit,
 // renewal reminder days, accent colour) and the logo (upload, replace, remove).
-import { expect, test } from "@playwright/test";
-import { problem, restClient } from "../support/api";
-import { fileAnswer, JPEG, jpegPart, pdfPart, PNG, pngPart, sha256 } from "./_files";
+import { expect, test, type APIResponse } from "@playwright/test";
+import sharp from "sharp";
+import { BASE_URL, problem, restClient, trpc } from "../support/api";
+import { fileAnswer, jpegPart, pdfPart, PNG, pngPart, sha256, uploadCertificate } from "./_files";
 import { errorPaths, joinTeam, ok, otherSide, tenantWithClients } from "./_helpers";
 
 const EXTRAS = { reminders: { daysBefore: [14, 3] }, branding: { accentColor: null, logo: null } };
@@ -91,7 +92,9 @@ test.describe("renewal reminder days and accent colour", () => {
   test("set, merged, shared by live and test keys; [] turns reminders off", async () => {
     const t = await tenantWithClients();
     const updated = await ok(
-      await t.write.put("business/settings", { data: { reminders: { daysBefore: [3, 30, 7] }, branding: { accentColor: "#0F766E" } } }),
+      await t.write.put("business/settings", {
+        data: { reminders: { daysBefore: [3, 30, 7] }, branding: { accentColor: "#0F766E" } },
+      }),
     );
     expect(updated).toEqual({
       notifications: { email: true, sms: false },
@@ -135,24 +138,44 @@ test.describe("renewal reminder days and accent colour", () => {
   });
 });
 
+/** A logo as the server keeps it: the image decoded again (at most 512 × 512, no metadata). */
+async function keptImage(res: APIResponse) {
+  expect(res.status()).toBe(200);
+  const bytes = await res.body();
+  const { format, width, height } = await sharp(bytes).metadata();
+  return { format, width, height, size: bytes.length, sha256: sha256(bytes) };
+}
+
 test.describe("the logo", () => {
   test("PNG uploaded, served to the organization, replaced by a JPEG (the PNG deleted), removed", async () => {
     const t = await tenantWithClients();
     const first = await ok(await t.write.post("business/settings/logo", { multipart: { file: pngPart("brand.png") } }));
-    expect(first.branding.logo).toMatchObject({ fileName: "brand.png", contentType: "image/png", size: PNG.length });
+    expect(first.branding.logo).toMatchObject({ fileName: "brand.png", contentType: "image/png" });
     expect(Object.keys(first.branding.logo).sort()).toEqual(["contentType", "createdAt", "fileName", "size", "url"]);
     expect(await ok(await t.read.get("business/settings"))).toEqual(first);
     const url = first.branding.logo.url as string;
-    expect(await fileAnswer(await t.read.get(url))).toMatchObject({ status: 200, contentType: "image/png", sha256: sha256(PNG) });
+    // What is served is the copy kept at upload (encoded again, same format and size in pixels), with the size the settings give.
+    expect(await fileAnswer(await t.read.get(url))).toMatchObject({ status: 200, contentType: "image/png" });
+    expect(await keptImage(await t.read.get(url))).toMatchObject({
+      format: "png",
+      width: 1,
+      height: 1,
+      size: first.branding.logo.size,
+    });
     // Another organization's key: not found.
     const other = await tenantWithClients();
     expect((await other.read.get(url)).status()).toBe(404);
 
     const second = await ok(await t.write.post("business/settings/logo", { multipart: { file: jpegPart("brand.jpg") } }));
-    expect(second.branding.logo).toMatchObject({ fileName: "brand.jpg", contentType: "image/jpeg", size: JPEG.length });
+    expect(second.branding.logo).toMatchObject({ fileName: "brand.jpg", contentType: "image/jpeg" });
     expect(second.branding.logo.url).not.toBe(url);
     expect((await t.read.get(url)).status()).toBe(404);
-    expect(await fileAnswer(await t.read.get(second.branding.logo.url))).toMatchObject({ status: 200, sha256: sha256(JPEG) });
+    expect(await keptImage(await t.read.get(second.branding.logo.url))).toMatchObject({
+      format: "jpeg",
+      width: 1,
+      height: 1,
+      size: second.branding.logo.size,
+    });
 
     const removed = await t.write.delete("business/settings/logo");
     expect(removed.status()).toBe(204);
@@ -172,7 +195,11 @@ test.describe("the logo", () => {
     );
     expect(pdf.errors).toEqual([{ path: "file", message: "Choose a PNG or JPEG image" }]);
     const big = { name: "big.png", mimeType: "image/png", buffer: Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]) };
-    const tooBig = await problem(await t.write.post("business/settings/logo", { multipart: { file: big } }), 413, "payload_too_large");
+    const tooBig = await problem(
+      await t.write.post("business/settings/logo", { multipart: { file: big } }),
+      413,
+      "payload_too_large",
+    );
     expect(errorPaths(tooBig)).toEqual(["file"]);
     expect(await ok(await t.read.get("business/settings"))).toEqual(kept);
   });
@@ -192,5 +219,48 @@ test.describe("the logo", () => {
     const set = await admin.account.session.post("/api/upload/business/settings/logo", { multipart: { file: pngPart() } });
     expect(set.status()).toBe(200);
     expect((await ok(await t.read.get("business/settings"))).branding.logo).toMatchObject({ contentType: "image/png" });
+  });
+  test("the URL given to a test key works for that key, and for the dashboard in test mode; nothing else of the live side opens", async () => {
+    const t = await tenantWithClients();
+    const testSide = await otherSide(t, "test");
+    // Set in test mode (settings, the logo among them, are the account's: one logo for both modes).
+    const set = await ok(await testSide.write.post("business/settings/logo", { multipart: { file: pngPart("brand.png") } }));
+    const url = set.branding.logo.url as string;
+    expect((await ok(await testSide.read.get("business/settings"))).branding.logo.url).toBe(url);
+    expect((await ok(await t.read.get("business/settings"))).branding.logo.url).toBe(url);
+    for (const client of [testSide.read, testSide.write, t.read]) {
+      expect(await keptImage(await client.get(url))).toMatchObject({ format: "png", size: set.branding.logo.size });
+    }
+    // The dashboard in test mode (the member's session) opens it too.
+    await trpc(t.account, "organizations.setMode", { livemode: false });
+    const viaSession = await t.account.session.get(url.replace(BASE_URL, ""));
+    expect(await keptImage(viaSession)).toMatchObject({ format: "png", size: set.branding.logo.size });
+    // A test key opens the live account's logo only: a live document is still not found for it…
+    const liveDocument = await uploadCertificate(t.write);
+    expect((await t.read.get(liveDocument.url)).status()).toBe(200);
+    expect((await testSide.read.get(liveDocument.url)).status()).toBe(404);
+    // …nor another account's logo for another account's test key.
+    const stranger = await otherSide(await tenantWithClients(), "test");
+    expect((await stranger.read.get(url)).status()).toBe(404);
+    // Replaced: the old URL is gone for every key, the new one works for the test key.
+    const replaced = await ok(await t.write.post("business/settings/logo", { multipart: { file: jpegPart("brand.jpg") } }));
+    expect((await testSide.read.get(url)).status()).toBe(404);
+    expect(await keptImage(await testSide.read.get(replaced.branding.logo.url))).toMatchObject({ format: "jpeg" });
+  });
+
+  test("10 uploads at once all succeed; the last one wins and one logo remains", async () => {
+    const t = await tenantWithClients();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        t.write.post("business/settings/logo", { multipart: { file: pngPart(`logo-${i}.png`) } }),
+      ),
+    );
+    expect(results.map((r) => r.status())).toEqual(Array(10).fill(200));
+    const logo = (await ok(await t.read.get("business/settings"))).branding.logo;
+    expect(logo.fileName).toMatch(/^logo-\d\.png$/);
+    expect((await t.read.get(logo.url)).status()).toBe(200);
+    // Every replaced logo is gone: the URLs the other answers gave are not found.
+    const urls = new Set(await Promise.all(results.map(async (r) => (await r.json()).branding.logo.url as string)));
+    for (const other of [...urls].filter((u) => u !== logo.url)) expect((await t.read.get(other)).status()).toBe(404);
   });
 });

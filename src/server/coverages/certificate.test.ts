@@ -1,6 +1,9 @@
 // Certificates of insurance: numbers (unique, of the format, unrelated to
 // each other), the PDF's content read back with a PDF text extractor, and the
 // public check behind /verify/<number>.
+import zlib from "node:zlib";
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from "pdf-lib";
+import sharp from "sharp";
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
@@ -65,6 +68,78 @@ async function pdfText(bytes: Uint8Array) {
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   const { text, totalPages } = await extractText(pdf, { mergePages: true });
   return { text: text.replace(/\s+/g, " "), pages: totalPages };
+}
+
+/** Measures the longest the event loop went without running a 5 ms timer, until stopped. */
+function stallGauge() {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 5);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(longest, performance.now() - last);
+    },
+  };
+}
+
+/** Makes `bytes` the organization's logo as it is, as a logo stored before uploads were judged and resized. */
+async function setLogoFile(organizationId: string, bytes: Buffer) {
+  await withStoredFiles(organizationId, [upload("logo", bytes, "logo.png")], (tx, [file]) =>
+    tx.organization.update({ where: { id: organizationId }, data: { logoFileId: file!.id } }),
+  );
+}
+
+/** An 8000 × 8000 RGBA PNG of zeros (249 KB; 244 MiB decoded). */
+function bombPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(8000, 0);
+  header.writeUInt32BE(8000, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  // The pixel data need not be there: the header alone must keep it from any decoder.
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(Buffer.alloc(1 + 8000 * 4))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** The image XObjects a PDF holds, each with its soft mask's size (masks not listed apart). */
+async function imagesIn(bytes: Uint8Array) {
+  const doc = await PDFDocument.load(bytes);
+  const dims = (dict: PDFDict) => ({
+    width: (dict.get(PDFName.of("Width")) as PDFNumber).asNumber(),
+    height: (dict.get(PDFName.of("Height")) as PDFNumber).asNumber(),
+  });
+  const images = doc.context
+    .enumerateIndirectObjects()
+    .flatMap(([ref, obj]) =>
+      obj instanceof PDFRawStream && obj.dict.get(PDFName.of("Subtype")) === PDFName.of("Image") ? [{ ref, dict: obj.dict }] : [],
+    );
+  const masks = new Set(images.flatMap(({ dict }) => dict.get(PDFName.of("SMask"))?.toString() ?? []));
+  return images
+    .filter(({ ref }) => !masks.has(ref.toString()))
+    .map(({ dict }) => {
+      const smask = dict.get(PDFName.of("SMask"));
+      return {
+        ...dims(dict),
+        colorSpace: String(dict.get(PDFName.of("ColorSpace"))),
+        smask: smask ? dims((doc.context.lookup(smask) as PDFRawStream).dict) : null,
+      };
+    });
 }
 
 const longDate = (d: Date) => d.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
@@ -197,6 +272,51 @@ describe("certificatePdf", () => {
     expect(text).toContain("?? Oláolúwa Sükrü");
     expect(text).toContain("????? Síse atúnse".slice(6));
     expect(encodable("Ọkàfọ̀\u0000x", new Set([..."Okafo x"].map((c) => c.codePointAt(0)!)))).toBe("Okafo x");
+  });
+
+  it("draws the logo: fitted in its box, with its transparency, from pixels decoded off the event loop", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    // 300 × 100, half transparent: drawn 140 × 46.7 pt, written at 3 pixels a point at most (its own 300 × 100 here).
+    const logo = await sharp({
+      create: { width: 300, height: 100, channels: 4, background: { r: 200, g: 30, b: 30, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer();
+    await setLogoFile(org.id, logo);
+    const coverage = await buy(actor, await policyOf(actor), "img@example.test");
+    const { bytes } = await certificatePdf(org.id, coverage.id);
+    const images = await imagesIn(bytes);
+    expect(images).toEqual([{ width: 300, height: 100, colorSpace: "/DeviceRGB", smask: { width: 300, height: 100 } }]);
+    expect((await pdfText(bytes)).text).toContain(org.name);
+  });
+
+  it("a large logo stored before the limits is drawn small without blocking the event loop; one over them is left out", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const coverage = await buy(actor, await policyOf(actor), "big@example.test");
+    // 3000 × 3000 RGBA: allowed by its header, 36 MB of pixels (pdf-lib's own decoder takes seconds on the event loop).
+    const big = await sharp({
+      create: { width: 3000, height: 3000, channels: 4, background: { r: 10, g: 90, b: 160, alpha: 1 } },
+    })
+      .png()
+      .toBuffer();
+    await setLogoFile(org.id, big);
+    const stall = stallGauge();
+    const started = performance.now();
+    const { bytes } = await certificatePdf(org.id, coverage.id);
+    expect(stall.stop(), "longest event-loop stall (ms)").toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(5000);
+    // Drawn 48 × 48 pt from 144 × 144 pixels.
+    expect(await imagesIn(bytes)).toEqual([
+      { width: 144, height: 144, colorSpace: "/DeviceRGB", smask: { width: 144, height: 144 } },
+    ]);
+
+    // 8000 × 8000 (the decompression bomb): over the limits by its header, so never decoded — the certificate goes without it.
+    await setLogoFile(org.id, bombPng());
+    const t = performance.now();
+    const without = await certificatePdf(org.id, coverage.id);
+    expect(performance.now() - t).toBeLessThan(3000);
+    expect(await imagesIn(without.bytes)).toEqual([]);
+    expect((await pdfText(without.bytes)).text).toContain(coverage.certificateNumber);
   });
 
   it("wraps long texts and flows onto further pages", async () => {

@@ -7,13 +7,24 @@
 // left becomes "?", so no name ever makes generation fail. Long texts wrap
 // and flow onto further pages; every page carries the certificate number.
 import type { PDFFont, PDFPage, RGB } from "pdf-lib";
-import { PDFDocument, PDFString, rgb, StandardFonts } from "pdf-lib";
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  PDFString,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  StandardFonts,
+} from "pdf-lib";
 import type { StoredFile } from "@/generated/prisma/client";
 import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { notFound } from "@/server/errors";
 import { contentDisposition } from "@/server/files/file-name";
+import { pdfImage } from "@/server/files/images";
+import { imageRefusal } from "@/server/files/sniff";
 import { storageNamed } from "@/server/files/storage";
 import { logger } from "@/server/logger";
 import { brandingOf, DEFAULT_ACCENT } from "@/server/organizations/branding";
@@ -114,6 +125,58 @@ export async function logoDataUri(fileId: string | null, maxBytes = 256 * 1024):
   if (!file || file.size > maxBytes) return null;
   const logo = await logoBytes(file);
   return logo ? `data:${logo.contentType};base64,${Buffer.from(logo.bytes).toString("base64")}` : null;
+}
+
+/** The logo's box on a certificate, in points, and how many pixels a point gets at most (print sharpness). */
+const LOGO_BOX = { width: 140, height: 48 };
+const LOGO_PIXELS_PER_POINT = 3;
+
+/**
+ * Draws the logo at the top left of the page, fitted in LOGO_BOX (never
+ * larger than one point a pixel); answers its size, or null when it cannot be
+ * drawn. The image is decoded and compressed on the thread pool
+ * (files/images) and written as a ready image XObject, so drawing it costs the
+ * event loop next to nothing; an image over the upload limits (a logo stored
+ * before they existed) is left out without decoding it.
+ */
+async function drawLogo(
+  doc: PDFDocument,
+  page: PDFPage,
+  file: StoredFile,
+  top: number,
+): Promise<{ width: number; height: number } | null> {
+  const logo = await logoBytes(file);
+  if (!logo) return null;
+  const refused = imageRefusal(logo.bytes, logo.contentType as "image/png" | "image/jpeg");
+  if (refused) {
+    logger.warn({ organizationId: file.organizationId, fileId: file.id, refused }, "the logo is over the image limits; left out");
+    return null;
+  }
+  const image = await pdfImage(logo.bytes, LOGO_BOX.width * LOGO_PIXELS_PER_POINT, LOGO_BOX.height * LOGO_PIXELS_PER_POINT);
+  const scale = Math.min(LOGO_BOX.height / image.sourceHeight, LOGO_BOX.width / image.sourceWidth, 1);
+  const [width, height] = [image.sourceWidth * scale, image.sourceHeight * scale];
+  const stream = (contents: Uint8Array, colorSpace: string, extra: Record<string, unknown> = {}) =>
+    doc.context.register(
+      doc.context.stream(contents, {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: image.width,
+        Height: image.height,
+        ColorSpace: colorSpace,
+        BitsPerComponent: 8,
+        Filter: "FlateDecode",
+        ...extra,
+      }),
+    );
+  const mask = image.alpha ? stream(image.alpha, "DeviceGray") : null;
+  const name = page.node.newXObject("Image", stream(image.rgb, "DeviceRGB", mask ? { SMask: mask } : {}));
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(width, 0, 0, height, MARGIN, top - height),
+    drawObject(name),
+    popGraphicsState(),
+  );
+  return { width, height };
 }
 
 // ---------- the PDF ----------
@@ -334,15 +397,13 @@ export async function certificatePdf(
 
   // The business: logo (when it can be drawn) and name.
   let nameX = MARGIN;
-  const logo = await logoBytes(brand.logo);
-  if (logo) {
+  if (brand.logo) {
     try {
-      const image = logo.contentType === "image/png" ? await doc.embedPng(logo.bytes) : await doc.embedJpg(logo.bytes);
-      const scale = Math.min(48 / image.height, 140 / image.width, 1);
-      const [width, height] = [image.width * scale, image.height * scale];
-      w.page.drawImage(image, { x: MARGIN, y: w.y - height, width, height });
-      nameX = MARGIN + width + 14;
-      w.y -= Math.max(height - 30, 0);
+      const drawn = await drawLogo(doc, w.page, brand.logo, w.y);
+      if (drawn) {
+        nameX = MARGIN + drawn.width + 14;
+        w.y -= Math.max(drawn.height - 30, 0);
+      }
     } catch (err) {
       logger.warn(
         { err, organizationId, fileId: brand.logo?.id },

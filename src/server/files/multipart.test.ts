@@ -7,7 +7,11 @@ import { sanitizeFileName, contentDisposition } from "./file-name";
 import { sniffContentType } from "./sniff";
 
 const PDF = Buffer.from("%PDF-1.4\n%%EOF\n");
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+/** A real 1×1 PNG (an image's header is read: ./images.test.ts). */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
 const EXE = Buffer.from("MZ\x90\x00 this is not a pdf");
 const opts = { files: ["file"], maxFileBytes: 1024 };

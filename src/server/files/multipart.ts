@@ -1,15 +1,16 @@
 // Reading a multipart/form-data upload without trusting it: the body is
 // streamed through busboy, a file over the limit is refused (413) the moment
 // it passes it, and each file's type is judged by its first bytes (415 unless
-// PDF, PNG or JPEG). Nothing is written anywhere here: the bytes are held in
-// memory (at most the limit per declared file field) until the service has
-// validated everything, so a refused upload leaves nothing behind.
+// PDF, PNG or JPEG), and an image by its header (422 when too large to open
+// safely). Nothing is written anywhere here: the bytes are held in memory (at
+// most the limit per declared file field) until the service has validated
+// everything, so a refused upload leaves nothing behind.
 import { M } from "@/lib/messages";
 import crypto from "node:crypto";
 import busboy from "busboy";
 import { AppError, validationError } from "@/server/errors";
 import { sanitizeFileName } from "./file-name";
-import { sniffContentType, type AllowedContentType } from "./sniff";
+import { imageRefusal, sniffContentType, type AllowedContentType } from "./sniff";
 
 /** One uploaded file, type already checked. */
 export class UploadedFile {
@@ -157,6 +158,12 @@ export async function readMultipart(
                   },
                 ),
               );
+              return done();
+            }
+            // An image too large to open safely (judged by its header: never decoded here) → 422.
+            const refused = imageRefusal(bytes, type);
+            if (refused) {
+              fail(validationError([{ path: field, message: refused }]));
               return done();
             }
             files[field] = new UploadedFile(field, sanitizeFileName(info.filename, type), type, bytes);

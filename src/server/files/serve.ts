@@ -27,7 +27,7 @@ async function accessOf(request: Request, headers: Headers): Promise<FileAccess>
       headers.set("Retry-After", String(limit.resetSeconds));
       throw new AppError("rate_limited", `Over ${limit.limit} requests per minute; retry in ${limit.resetSeconds} s`);
     }
-    return { organizationId: key.organizationId };
+    return { organizationId: key.organizationId, accountId: key.accountId };
   }
   const session = await getAuth().api.getSession({ headers: request.headers });
   if (!session) throw new AppError("unauthenticated", "Sign in, or send an API key as `Authorization: Bearer <key>`");

@@ -18,11 +18,16 @@ export const fileUrl = (fileId: string) => `${env.APP_URL}/api/files/${fileId}`;
  * Stores the uploads' bytes, then runs `fn` in a transaction that first
  * creates their `stored_file` rows. If anything fails the bytes are removed,
  * so a refused request leaves neither a file nor a row.
+ *
+ * `lockFirst` runs first in that transaction, for the row locks the caller
+ * takes: a file row share-locks its organization row (the foreign key), so a
+ * stronger lock on that row taken after it would deadlock concurrent callers.
  */
 export async function withStoredFiles<T>(
   organizationId: string,
   uploads: UploadedFile[],
   fn: (tx: Tx, files: StoredFile[]) => Promise<T>,
+  opts: { lockFirst?: (tx: Tx) => Promise<unknown> } = {},
 ): Promise<T> {
   const storage = activeStorage();
   const prepared = await Promise.all(
@@ -45,6 +50,7 @@ export async function withStoredFiles<T>(
       );
     }
     return await db.$transaction(async (tx) => {
+      if (opts.lockFirst) await opts.lockFirst(tx);
       const files: StoredFile[] = [];
       for (const [i, p] of prepared.entries()) {
         files.push(
@@ -87,15 +93,25 @@ export async function removeFileBytes(files: Pick<StoredFile, "backend" | "stora
 }
 
 /**
- * Who may open a file: an API key of its organization; a signed-in member of
+ * Who may open a file: an API key of its organization (a test key also the
+ * logo of its live account, which both modes show); a signed-in member of
  * its organization; a platform admin, for KYB documents only.
  */
-export type FileAccess = { organizationId: string } | { userId: string; platformAdmin: boolean };
+export type FileAccess = { organizationId: string; accountId?: string } | { userId: string; platformAdmin: boolean };
 
 export async function openFile(access: FileAccess, fileId: string) {
   const where =
     "organizationId" in access
-      ? { id: fileId, organizationId: access.organizationId }
+      ? {
+          id: fileId,
+          OR: [
+            { organizationId: access.organizationId },
+            // The account's logo, to a key of its test twin (settings answer that URL in both modes).
+            ...(access.accountId && access.accountId !== access.organizationId
+              ? [{ organizationId: access.accountId, logoOf: { is: { id: access.accountId } } }]
+              : []),
+          ],
+        }
       : {
           id: fileId,
           OR: [

@@ -24,8 +24,8 @@ export const Logo = z
   .object({
     fileName: z.string(),
     contentType: z.enum(["image/png", "image/jpeg"]),
-    size: z.number().int().describe("Bytes"),
-    url: z.url().describe("Where the file is served: a member's session or a live API key of this organization"),
+    size: z.number().int().describe("Bytes of the logo as kept: the upload fitted inside 512 × 512 pixels"),
+    url: z.url().describe("Where the file is served: a member's session or an API key (live or test) of this organization"),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "Logo" });

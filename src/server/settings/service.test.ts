@@ -1,12 +1,65 @@
 // Settings against a real database: defaults, merge semantics, tenancy, roles.
+import fs from "node:fs/promises";
+import path from "node:path";
+import zlib from "node:zlib";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
+import { filesDir } from "@/server/files/disk";
+import { openFile, withStoredFiles } from "@/server/files/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
-import { filesOnDisk, JPEG_BYTES, PDF_BYTES, PNG_BYTES, storedFileIds, upload } from "@/test/uploads";
+import { filesOnDisk, PDF_BYTES, storedFileIds, upload } from "@/test/uploads";
 import { UpdateSettingsInput, UploadLogoInput } from "./schemas";
 import { getSettings, removeLogo, setLogo, updateSettings } from "./service";
+
+/** A real image of `width` × `height` (a gradient, so it compresses as a logo does). */
+async function image(width: number, height: number, format: "png" | "jpeg" = "png"): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) raw.set([(x * 255) / width, (y * 255) / height, 128], (y * width + x) * 3);
+  const img = sharp(raw, { raw: { width, height, channels: 3 } });
+  return format === "png" ? img.png().toBuffer() : img.jpeg().toBuffer();
+}
+const PNG_BYTES = () => image(4, 4);
+const JPEG_BYTES = () => image(4, 4, "jpeg");
+
+/** An 8000 × 8000 RGBA PNG of zeros: 249 KB that decode to 244 MiB (the reported decompression bomb). */
+async function bombPng(): Promise<Buffer> {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(8000, 0);
+  header.writeUInt32BE(8000, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
+  const deflate = zlib.createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on("data", (c: Buffer) => parts.push(c));
+  const ended = new Promise((resolve) => deflate.on("end", resolve));
+  const row = Buffer.alloc(1 + 8000 * 4);
+  for (let y = 0; y < 8000; y++) deflate.write(row);
+  deflate.end();
+  await ended;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", Buffer.concat(parts)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** The bytes kept for the organization's logo. */
+async function keptLogo(organizationId: string): Promise<Buffer> {
+  const org = await db.organization.findUniqueOrThrow({ where: { id: organizationId }, include: { logoFile: true } });
+  return fs.readFile(path.join(filesDir(), org.logoFile!.storageKey));
+}
 
 async function expectAppError(promise: Promise<unknown>, code: ErrorCode) {
   const err = await promise.then(
@@ -132,9 +185,9 @@ describe("UpdateSettingsInput (the adapters' parser)", () => {
 describe("renewal reminder days", () => {
   it("are stored largest first, may be emptied, and are shared with the test twin", async () => {
     const { org, actor } = await ownerWithOrganization();
-    await expect(updateSettings(actor, UpdateSettingsInput.parse({ reminders: { daysBefore: [1, 30, 7] } }))).resolves.toMatchObject(
-      { reminders: { daysBefore: [30, 7, 1] } },
-    );
+    await expect(
+      updateSettings(actor, UpdateSettingsInput.parse({ reminders: { daysBefore: [1, 30, 7] } })),
+    ).resolves.toMatchObject({ reminders: { daysBefore: [30, 7, 1] } });
     expect((await db.organization.findUniqueOrThrow({ where: { id: org.id } })).reminderDays).toEqual([30, 7, 1]);
     const twin = await db.organization.findUniqueOrThrow({ where: { liveOrganizationId: org.id } });
     const testActor: Actor = { ...actor, organizationId: twin.id, accountId: org.id, livemode: false };
@@ -169,7 +222,9 @@ describe("renewal reminder days", () => {
 describe("branding", () => {
   it("accent colour: #rrggbb stored lower-case, null for Coverdesk's own", async () => {
     const { actor } = await ownerWithOrganization();
-    await expect(updateSettings(actor, UpdateSettingsInput.parse({ branding: { accentColor: "#AA11cc" } }))).resolves.toMatchObject({
+    await expect(
+      updateSettings(actor, UpdateSettingsInput.parse({ branding: { accentColor: "#AA11cc" } })),
+    ).resolves.toMatchObject({
       branding: { accentColor: "#aa11cc", logo: null },
     });
     await updateSettings(actor, UpdateSettingsInput.parse({ notifications: { sms: true } }));
@@ -189,14 +244,15 @@ describe("branding", () => {
 
   it("a logo: PNG or JPEG, replacing deletes the old file (row and bytes), removing deletes it", async () => {
     const { org, actor } = await ownerWithOrganization();
-    const first = await setLogo(actor, UploadLogoInput.parse({ file: upload("file", PNG_BYTES(), "logo.png") }));
-    expect(first.branding.logo).toMatchObject({ fileName: "logo.png", contentType: "image/png", size: PNG_BYTES().length });
+    const first = await setLogo(actor, UploadLogoInput.parse({ file: upload("file", await PNG_BYTES(), "logo.png") }));
+    expect(first.branding.logo).toMatchObject({ fileName: "logo.png", contentType: "image/png" });
+    expect(first.branding.logo!.size).toBe((await keptLogo(org.id)).length);
     const firstRow = await db.organization.findUniqueOrThrow({ where: { id: org.id } });
     expect(await storedFileIds(org.id)).toEqual([firstRow.logoFileId]);
     expect(first.branding.logo!.url).toMatch(new RegExp(`/api/files/${firstRow.logoFileId}$`));
     expect(await filesOnDisk(org.id)).toEqual([firstRow.logoFileId]);
 
-    const second = await setLogo(actor, UploadLogoInput.parse({ file: upload("file", JPEG_BYTES(), "logo.jpg") }));
+    const second = await setLogo(actor, UploadLogoInput.parse({ file: upload("file", await JPEG_BYTES(), "logo.jpg") }));
     expect(second.branding.logo).toMatchObject({ fileName: "logo.jpg", contentType: "image/jpeg" });
     const secondRow = await db.organization.findUniqueOrThrow({ where: { id: org.id } });
     expect(secondRow.logoFileId).not.toBe(firstRow.logoFileId);
@@ -214,7 +270,7 @@ describe("branding", () => {
     const { org, actor } = await ownerWithOrganization();
     const twin = await db.organization.findUniqueOrThrow({ where: { liveOrganizationId: org.id } });
     const testActor: Actor = { ...actor, organizationId: twin.id, accountId: org.id, livemode: false };
-    await setLogo(testActor, UploadLogoInput.parse({ file: upload("file", PNG_BYTES()) }));
+    await setLogo(testActor, UploadLogoInput.parse({ file: upload("file", await PNG_BYTES()) }));
     const row = await db.organization.findUniqueOrThrow({ where: { id: org.id } });
     expect(row.logoFileId).not.toBeNull();
     expect(await storedFileIds(org.id)).toEqual([row.logoFileId]);
@@ -228,7 +284,7 @@ describe("branding", () => {
       "unsupported_media_type",
       [{ path: "file", message: "Choose a PNG or JPEG image" }],
     ]);
-    const big = Buffer.concat([PNG_BYTES(), Buffer.alloc(1024 * 1024)]);
+    const big = Buffer.concat([await PNG_BYTES(), Buffer.alloc(1024 * 1024)]);
     expect(await codeOfLogo(setLogo(actor, UploadLogoInput.parse({ file: upload("file", big) })))).toEqual([
       "payload_too_large",
       [{ path: "file", message: "Choose an image of at most 1024 KiB" }],
@@ -242,14 +298,120 @@ describe("branding", () => {
     const { org, actor } = await ownerWithOrganization();
     const member = (await addMember(org.id, "MEMBER")).actor;
     const readKey: Actor = { ...actor, apiKey: { id: "key_r", permissions: ["read"] } };
-    await expectAppError(setLogo(member, { file: upload("file", PNG_BYTES()) }), "forbidden");
-    await expectAppError(setLogo(readKey, { file: upload("file", PNG_BYTES()) }), "insufficient_permissions");
-    await setLogo((await addMember(org.id, "ADMIN")).actor, { file: upload("file", PNG_BYTES()) });
+    await expectAppError(setLogo(member, { file: upload("file", await PNG_BYTES()) }), "forbidden");
+    await expectAppError(setLogo(readKey, { file: upload("file", await PNG_BYTES()) }), "insufficient_permissions");
+    await setLogo((await addMember(org.id, "ADMIN")).actor, { file: upload("file", await PNG_BYTES()) });
     await expectAppError(removeLogo(member), "forbidden");
     await expectAppError(removeLogo(readKey), "insufficient_permissions");
     await expectAppError(updateSettings(member, { branding: { accentColor: "#000000" } }), "forbidden");
-    await expect(getSettings(actor)).resolves.toMatchObject({ branding: { accentColor: null, logo: { contentType: "image/png" } } });
+    await expect(getSettings(actor)).resolves.toMatchObject({
+      branding: { accentColor: null, logo: { contentType: "image/png" } },
+    });
     expect(await storedFileIds(org.id)).toHaveLength(1);
+  });
+});
+
+describe("the logo's image", () => {
+  it("is kept fitted inside 512 × 512, in its format, upright and without metadata", async () => {
+    const { org, actor } = await ownerWithOrganization();
+    const wide = await sharp(await image(2000, 1000))
+      .withMetadata({ exif: { IFD0: { Copyright: "secret" } } })
+      .png()
+      .toBuffer();
+    const set = await setLogo(actor, UploadLogoInput.parse({ file: upload("file", wide, "wide.png") }));
+    const kept = await keptLogo(org.id);
+    expect(set.branding.logo).toMatchObject({ fileName: "wide.png", contentType: "image/png", size: kept.length });
+    const meta = await sharp(kept).metadata();
+    expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(["png", 512, 256, undefined]);
+
+    // A JPEG photo turned on its side by EXIF (orientation 6): kept upright, as a JPEG.
+    const sideways = await sharp(await image(600, 300, "jpeg"))
+      .withMetadata({ orientation: 6 })
+      .jpeg()
+      .toBuffer();
+    await setLogo(actor, UploadLogoInput.parse({ file: upload("file", sideways, "photo.jpg") }));
+    const photo = await sharp(await keptLogo(org.id)).metadata();
+    expect([photo.format, photo.width, photo.height, photo.orientation]).toEqual(["jpeg", 256, 512, undefined]);
+
+    // A small one keeps its size.
+    await setLogo(actor, UploadLogoInput.parse({ file: upload("file", await image(40, 20)) }));
+    const small = await sharp(await keptLogo(org.id)).metadata();
+    expect([small.width, small.height]).toEqual([40, 20]);
+    expect(await storedFileIds(org.id)).toHaveLength(1);
+  });
+
+  it("refuses a decompression bomb (8000 × 8000 in 249 KB) by its header, 422, storing nothing", async () => {
+    const { org, actor } = await ownerWithOrganization();
+    const bomb = await bombPng();
+    expect(bomb.length).toBeLessThan(260_000);
+    const started = performance.now();
+    expect(await codeOfLogo(setLogo(actor, UploadLogoInput.parse({ file: upload("file", bomb, "bomb.png") })))).toEqual([
+      "validation_failed",
+      [{ path: "file", message: "Choose an image of at most 4096 × 4096 pixels (this one is 8000 × 8000)" }],
+    ]);
+    // Judged without decoding it.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await storedFileIds(org.id)).toEqual([]);
+    expect(await filesOnDisk(org.id)).toEqual([]);
+  });
+
+  it("refuses an image whose header cannot be read, or that cannot be decoded (422)", async () => {
+    const { org, actor } = await ownerWithOrganization();
+    const headless = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from("IHDR test image"),
+    ]);
+    expect(await codeOfLogo(setLogo(actor, UploadLogoInput.parse({ file: upload("file", headless) })))).toEqual([
+      "validation_failed",
+      [{ path: "file", message: "Choose an image that is not damaged: its size could not be read" }],
+    ]);
+    const good = await image(20, 20);
+    const damaged = Buffer.concat([good.subarray(0, 33), Buffer.alloc(64, 7)]);
+    expect(await codeOfLogo(setLogo(actor, UploadLogoInput.parse({ file: upload("file", damaged) })))).toEqual([
+      "validation_failed",
+      [{ path: "file", message: "Choose an image that is not damaged: it could not be opened" }],
+    ]);
+    expect(await storedFileIds(org.id)).toEqual([]);
+    expect(await filesOnDisk(org.id)).toEqual([]);
+  });
+});
+
+describe("the logo's URL in test mode", () => {
+  it("opens for a key of the test twin (as the settings give it to test keys); nothing else of the live side does", async () => {
+    const { org, actor } = await ownerWithOrganization();
+    const twin = await db.organization.findUniqueOrThrow({ where: { liveOrganizationId: org.id } });
+    const set = await setLogo(actor, UploadLogoInput.parse({ file: upload("file", await PNG_BYTES(), "logo.png") }));
+    const logoId = set.branding.logo!.url.split("/").at(-1)!;
+    // What serve.ts passes for a test key: its twin, and the account it belongs to.
+    const testKey = { organizationId: twin.id, accountId: org.id };
+    const opened = await openFile(testKey, logoId);
+    expect(opened.file.id).toBe(logoId);
+    await opened.body.cancel();
+    // Another live file of the account stays the live side's.
+    const [other] = await withStoredFiles(org.id, [upload("file", PDF_BYTES())], async (_tx, files) => files);
+    await expectAppError(openFile(testKey, other!.id), "not_found");
+    // Another account's test key: not found.
+    const stranger = await ownerWithOrganization();
+    const strangerTwin = await db.organization.findUniqueOrThrow({ where: { liveOrganizationId: stranger.org.id } });
+    await expectAppError(openFile({ organizationId: strangerTwin.id, accountId: stranger.org.id }, logoId), "not_found");
+  });
+});
+
+describe("concurrent logo uploads", () => {
+  it("10 at once all succeed; the last one wins, one logo row and its bytes remain", async () => {
+    const { org, actor } = await ownerWithOrganization();
+    await setLogo(actor, UploadLogoInput.parse({ file: upload("file", await image(10, 10), "first.png") }));
+    const files = await Promise.all(Array.from({ length: 10 }, (_, i) => image(10 + i, 10)));
+    const results = await Promise.allSettled(
+      files.map((bytes, i) => setLogo(actor, UploadLogoInput.parse({ file: upload("file", bytes, `logo-${i}.png`) }))),
+    );
+    const failures = results.flatMap((r) => (r.status === "rejected" ? [String((r.reason as Error).message)] : []));
+    expect(failures).toEqual([]);
+    const row = await db.organization.findUniqueOrThrow({ where: { id: org.id }, include: { logoFile: true } });
+    expect(await storedFileIds(org.id)).toEqual([row.logoFileId]);
+    expect(await filesOnDisk(org.id)).toEqual([row.logoFileId]);
+    expect(row.logoFile!.fileName).toMatch(/^logo-\d\.png$/);
+    await expect(getSettings(actor)).resolves.toMatchObject({ branding: { logo: { fileName: row.logoFile!.fileName } } });
   });
 });
 

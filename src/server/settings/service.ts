@@ -7,8 +7,11 @@ import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { forgetApiKeys } from "@/server/api-keys/service";
 import { rescheduleReminders } from "@/server/coverages/schedule";
 import { env } from "@/server/env";
-import { AppError, notFound } from "@/server/errors";
+import { AppError, notFound, validationError } from "@/server/errors";
+import { shrinkLogo } from "@/server/files/images";
+import { UploadedFile } from "@/server/files/multipart";
 import { fileUrl, removeFileBytes, withStoredFiles } from "@/server/files/service";
+import { imageRefusal } from "@/server/files/sniff";
 import type { Settings, UpdateSettingsInput, UploadLogoInput } from "./schemas";
 
 /** A logo is shown small: 1 MiB is plenty (or the upload limit, if lower). */
@@ -73,7 +76,12 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
   return settings;
 }
 
-/** The account row locked, with its current logo file. */
+/**
+ * The account row locked (FOR UPDATE), with its current logo file. Every
+ * change of the logo takes this lock before anything else: creating a
+ * stored_file row share-locks the organization row through its foreign key,
+ * so taking FOR UPDATE after that would deadlock two concurrent uploads.
+ */
 async function lockedLogo(tx: Tx, accountId: string): Promise<StoredFile | null> {
   const [locked] = await tx.$queryRaw<{ logoFileId: string | null }[]>`
     SELECT "logoFileId" FROM organization WHERE id = ${accountId} FOR UPDATE`;
@@ -81,7 +89,13 @@ async function lockedLogo(tx: Tx, accountId: string): Promise<StoredFile | null>
   return locked.logoFileId ? tx.storedFile.findUnique({ where: { id: locked.logoFileId } }) : null;
 }
 
-/** Sets the logo (a PNG or JPEG of at most 1 MiB); the one it replaces is deleted, row and bytes. */
+/**
+ * Sets the logo (a PNG or JPEG of at most 1 MiB, its header within the image
+ * limits); what is kept is a copy fitted inside 512 × 512 (files/images),
+ * which the portal serves and certificates embed. The logo it replaces is
+ * deleted, row and bytes. Concurrent uploads queue on the account row: the
+ * last one wins, and exactly one logo file remains.
+ */
 export async function setLogo(actor: Actor, input: UploadLogoInput): Promise<Settings> {
   assertCan(actor, "admin");
   const { file } = input;
@@ -96,13 +110,22 @@ export async function setLogo(actor: Actor, input: UploadLogoInput): Promise<Set
       errors: [{ path: "file", message: `Choose an image of at most ${Math.floor(max / 1024)} KiB` }],
     });
   }
+  // Judged by its header before anything decodes it (the upload reader did too; callers in-process may not go through it).
+  const refused = imageRefusal(file.bytes, file.contentType);
+  if (refused) throw validationError([{ path: "file", message: refused }]);
+  const small = new UploadedFile(file.field, file.fileName, file.contentType, await shrinkLogo(file.bytes, file.contentType));
   const accountId = accountOf(actor);
-  const { settings, replaced } = await withStoredFiles(accountId, [file], async (tx, [stored]) => {
-    const old = await lockedLogo(tx, accountId);
-    await tx.organization.update({ where: { id: accountId }, data: { logoFileId: stored!.id } });
-    if (old) await tx.storedFile.delete({ where: { id: old.id } });
-    return { settings: await read(accountId, tx), replaced: old };
-  });
+  const { settings, replaced } = await withStoredFiles(
+    accountId,
+    [small],
+    async (tx, [stored]) => {
+      const old = await lockedLogo(tx, accountId);
+      await tx.organization.update({ where: { id: accountId }, data: { logoFileId: stored!.id } });
+      if (old) await tx.storedFile.delete({ where: { id: old.id } });
+      return { settings: await read(accountId, tx), replaced: old };
+    },
+    { lockFirst: (tx) => lockedLogo(tx, accountId) },
+  );
   if (replaced) await removeFileBytes([replaced]);
   return settings;
 }

@@ -39,7 +39,7 @@ export const settingsEndpoints = [
     operationId: "uploadLogo",
     summary: "Upload the logo",
     description:
-      "multipart/form-data with a `file`: a PNG or JPEG image by its content (else 415) of at most 1 MiB (else 413). It replaces the current logo, which is deleted. Answers the settings.",
+      "multipart/form-data with a `file`: a PNG or JPEG image by its content (else 415) of at most 1 MiB (else 413) and, by its header, at most 4096 × 4096 pixels and 64 MiB decoded (else 422). What is kept is a copy fitted inside 512 × 512 pixels, in the same format and without metadata. It replaces the current logo, which is deleted. Answers the settings.",
     tag,
     permission: "write",
     multipart: { files: ["file"] },
