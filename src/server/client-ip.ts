@@ -1,4 +1,6 @@
-// The client's IP address, for the sign-in limits and the session record.
+// The client's IP address, for every per-IP limit (the portal's codes and
+// sign-ins; better-auth's sign-in, sign-up and password-reset throttling) and
+// the session record: `clientIpOf` is the one place it is read.
 //
 // Next gives a route handler no socket, and under `next start` it fills
 // X-Forwarded-For from the socket only when the request has none
@@ -9,7 +11,8 @@
 // send it (a request that arrived before the capture started has no known
 // peer). Forwarded headers count only when that peer is a trusted proxy
 // (TRUSTED_PROXIES, default none): X-Forwarded-For is then read from the
-// right, skipping trusted hops.
+// right, skipping trusted hops. No other header a client sends is ever read as
+// the address.
 import crypto from "node:crypto";
 import dc from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
@@ -17,12 +20,24 @@ import net from "node:net";
 import ipaddr from "ipaddr.js";
 import { env } from "@/server/env";
 
-/** The resolved address handed to better-auth (`advanced.ipAddress.ipAddressHeaders`). */
-export const CLIENT_IP_HEADER = "x-coverdesk-client-ip";
-
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-const g = globalThis as unknown as { __coverdeskPeerHeader?: string; __coverdeskTrustedProxies?: Range[] };
+const g = globalThis as unknown as {
+  __coverdeskPeerHeader?: string;
+  __coverdeskClientIpHeader?: string;
+  __coverdeskTrustedProxies?: Range[];
+};
+
+/**
+ * The header that hands the resolved address to better-auth
+ * (`advanced.ipAddress.ipAddressHeaders`), set by `withClientIp`. Its name is
+ * random per process (kept on globalThis: every bundle of the server sees the
+ * same), so a client cannot send it: a header it sends under the old fixed
+ * name (LEGACY_CLIENT_IP_HEADER) is meaningless and removed.
+ */
+export const CLIENT_IP_HEADER =
+  (g.__coverdeskClientIpHeader ??= `x-coverdesk-client-ip-${crypto.randomBytes(12).toString("hex")}`);
+const LEGACY_CLIENT_IP_HEADER = "x-coverdesk-client-ip";
 
 /** Called once at server start (instrumentation): every request then carries its socket's address. */
 export function capturePeerAddresses(): void {
@@ -87,17 +102,26 @@ export function resolveClientIp(
   return (parse(request.realIp) ?? client).toString();
 }
 
-/** The request with CLIENT_IP_HEADER set to the resolved address (or removed when unknown). */
+/**
+ * The client address of a request: the TCP peer, or — only when that peer is
+ * in TRUSTED_PROXIES — the address its X-Forwarded-For / X-Real-IP name. Null
+ * when the peer is unknown (the request arrived before capturePeerAddresses).
+ */
+export function clientIpOf(request: { headers: Headers }, trusted?: Range[]): string | null {
+  const peerHeader = g.__coverdeskPeerHeader;
+  if (!peerHeader) return null;
+  const { headers } = request;
+  return resolveClientIp(
+    { peer: headers.get(peerHeader), forwardedFor: headers.get("x-forwarded-for"), realIp: headers.get("x-real-ip") },
+    trusted,
+  );
+}
+
+/** The request with CLIENT_IP_HEADER set to `clientIpOf` (or absent when unknown), for better-auth. */
 export function withClientIp(request: Request): Request {
   const headers = new Headers(request.headers);
-  const peerHeader = g.__coverdeskPeerHeader;
-  const ip = peerHeader
-    ? resolveClientIp({
-        peer: headers.get(peerHeader),
-        forwardedFor: headers.get("x-forwarded-for"),
-        realIp: headers.get("x-real-ip"),
-      })
-    : null;
+  const ip = clientIpOf(request);
+  headers.delete(LEGACY_CLIENT_IP_HEADER);
   headers.delete(CLIENT_IP_HEADER);
   if (ip) headers.set(CLIENT_IP_HEADER, ip);
   return new Request(request, { headers });

@@ -12,6 +12,8 @@ export const MAIL_KINDS = [
   "kyb_rejected",
   "withdrawal_failed",
   "renewal_reminder",
+  /** A policyholder portal sign-in code: decided and composed by src/server/portal/auth.ts (composePortalCodeMail). */
+  "portal_code",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -53,6 +55,8 @@ export const MAIL_DATA = {
     endsAt: z.string(),
     daysBefore: z.number().int(),
   }),
+  /** Nothing: whether the recipient has cover, and the code, are decided when it is sent. */
+  portal_code: z.object({}),
 } satisfies Record<MailKind, z.ZodType>;
 
 export type MailData<K extends MailKind> = z.output<(typeof MAIL_DATA)[K]>;

@@ -8,6 +8,7 @@ import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { sendEmail } from "@/server/integrations/email";
 import { logger } from "@/server/logger";
+import { composePortalCodeMail, PORTAL_CODE_MAIL } from "@/server/portal/auth";
 import { composeMail } from "./compose";
 import { MAIL_MAX_ATTEMPTS, nextMailAttemptAt } from "./kinds";
 
@@ -58,7 +59,13 @@ async function claimDue(): Promise<string[]> {
 async function sendTask(task: MailTask): Promise<void> {
   const attempts = task.attempts + 1;
   try {
-    await sendEmail(await composeMail(task));
+    // A portal code request is decided here, after its answer: null when the email has no cover there.
+    const mail = task.kind === PORTAL_CODE_MAIL ? await composePortalCodeMail(task) : await composeMail(task);
+    if (!mail) {
+      await db.mailTask.deleteMany({ where: { id: task.id } }); // nothing to send, and no trace of the address
+      return;
+    }
+    await sendEmail(mail);
   } catch (err) {
     const retryAt = nextMailAttemptAt(attempts);
     const lastError = describeMailError(err);

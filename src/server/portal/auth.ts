@@ -2,19 +2,22 @@
 // code sent to the email. The code is six digits, so it is stored as an HMAC
 // under the server's secret (a copy of the table does not give it away),
 // works once, for 10 minutes, and for 5 tries; asking for a new one ends the
-// earlier ones. Asking is throttled per email and per IP in the store every
+// earlier ones. Asking is throttled per email and per IP (the TCP peer, or
+// what TRUSTED_PROXIES say: src/server/client-ip.ts) in the store every
 // instance shares, and the answer is the same whether or not the email has
-// cover there (nobody learns who is insured by whom). A code goes out only to
-// an email that has a coverage at that business.
+// cover there (nobody learns who is insured by whom): the request does the
+// same work for every email — the throttles and one mail task — and answers;
+// the mail worker then decides, and sends a code only to an email that has a
+// coverage at that business (composePortalCodeMail).
 //
 // A correct code opens a session: a random token in an HttpOnly cookie, its
 // SHA-256 in portal_session, bound to one organization and one email.
 import crypto from "node:crypto";
+import type { MailTask } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
-import { layoutEmail, sendEmail } from "@/server/integrations/email";
-import { logger } from "@/server/logger";
+import { layoutEmail, type Email } from "@/server/integrations/email";
 import { brandingOf } from "@/server/organizations/branding";
 import { activeCounter, type WindowCounter } from "@/server/rest/rate-limit";
 
@@ -57,33 +60,60 @@ export async function portalBusiness(organizationId: string) {
   return brand;
 }
 
+/** The mail task of a code request (src/server/mail/sender.ts hands it to composePortalCodeMail). */
+export const PORTAL_CODE_MAIL = "portal_code";
+
+/** Counted against an unknown peer's address (a request before the capture started): one shared bucket, never none. */
+const UNKNOWN_IP = "unknown";
+
 /**
- * Sends a sign-in code to `email` when it has cover at the business. Resolves
- * once the code is stored; the mail goes out in the background so a known
- * email is answered as fast as an unknown one.
+ * Asks for a sign-in code for `email`. The same work for every email, whether
+ * or not it has cover: the two throttles and one mail task of one shape (no
+ * lookup of the email's cover, no code); the mail worker decides after the
+ * answer. A timing of this request tells nothing about the email.
  */
 export async function requestPortalCode(
   organizationId: string,
   email: string,
   ip: string | null,
-  { counter = activeCounter(), now = new Date() }: { counter?: WindowCounter; now?: Date } = {},
+  { counter = activeCounter() }: { counter?: WindowCounter } = {},
 ): Promise<void> {
-  const business = await portalBusiness(organizationId);
+  await portalBusiness(organizationId);
   await throttle(counter, `portal:code:${organizationId}:${digest(email)}`, CODES_PER_EMAIL);
-  if (ip) await throttle(counter, `portal:code-ip:${digest(ip)}`, CODES_PER_IP);
+  await throttle(counter, `portal:code-ip:${digest(ip ?? UNKNOWN_IP)}`, CODES_PER_IP);
+  await db.mailTask.create({
+    data: { organizationId, kind: PORTAL_CODE_MAIL, sourceId: crypto.randomUUID(), recipient: email, data: {} },
+  });
+}
+
+/**
+ * The worker's half of a code request: when the email has cover at the
+ * business, a fresh code (ending the earlier ones) and its mail; otherwise —
+ * or once the request is older than a code's life — null: nothing is sent
+ * (the sender then deletes the task, so no trace of the email stays). A retry
+ * after a failed send issues a new code.
+ */
+export async function composePortalCodeMail(task: MailTask, now = new Date()): Promise<Email | null> {
+  const { organizationId, recipient: email } = task;
+  if (now.getTime() - task.createdAt.getTime() > CODE_TTL_MS) return null;
+  const business = await brandingOf(organizationId);
+  if (!business) return null;
   const covered = await db.coverage.findFirst({ where: { organizationId, customerEmail: email }, select: { id: true } });
-  if (!covered) return;
+  if (!covered) return null;
   const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, "0");
   await db.$transaction([
     db.portalCode.updateMany({ where: { organizationId, email, usedAt: null }, data: { usedAt: now } }),
     db.portalCode.create({
-      data: { organizationId, email, codeHash: codeHash(organizationId, email, code), expiresAt: new Date(now.getTime() + CODE_TTL_MS) },
+      data: {
+        organizationId,
+        email,
+        codeHash: codeHash(organizationId, email, code),
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      },
     }),
   ]);
   const mail = portalCodeMail({ business: business.name, code, link: portalUrl(organizationId), livemode: business.livemode });
-  void sendEmail({ to: email, onBehalfOf: business.name, ...mail }).catch((err: unknown) =>
-    logger.error({ err: err instanceof Error ? err.message : String(err), organizationId }, "the portal sign-in code could not be sent"),
-  );
+  return { to: email, onBehalfOf: business.name, ...mail };
 }
 
 /** Pure: the words of the code mail. */
@@ -117,7 +147,7 @@ export async function signInWithCode(
   { counter = activeCounter(), now = new Date() }: { counter?: WindowCounter; now?: Date } = {},
 ): Promise<{ token: string; expiresAt: Date }> {
   await portalBusiness(organizationId);
-  if (ip) await throttle(counter, `portal:sign-in-ip:${digest(ip)}`, SIGN_INS_PER_IP);
+  await throttle(counter, `portal:sign-in-ip:${digest(ip ?? UNKNOWN_IP)}`, SIGN_INS_PER_IP);
   const outcome = await db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: string; codeHash: string; attempts: number }[]>`
       SELECT id, "codeHash", attempts FROM portal_code
@@ -151,7 +181,11 @@ export interface PortalSession {
 }
 
 /** The session of this cookie token at this organization, or null. */
-export async function portalSession(organizationId: string, token: string | undefined, now = new Date()): Promise<PortalSession | null> {
+export async function portalSession(
+  organizationId: string,
+  token: string | undefined,
+  now = new Date(),
+): Promise<PortalSession | null> {
   if (!token || token.length > 200) return null;
   const row = await db.portalSession.findUnique({ where: { tokenHash: tokenHash(token) } });
   if (!row || row.organizationId !== organizationId || row.expiresAt <= now) return null;

@@ -2,7 +2,7 @@
 // JSON in, JSON or a file out, errors as problem+json like the REST API. The
 // session is the HttpOnly cookie; a change is accepted from our own origin
 // only (the cookie is SameSite=Lax, and this check closes the rest).
-import { CLIENT_IP_HEADER } from "@/server/client-ip";
+import { clientIpOf } from "@/server/client-ip";
 import { env } from "@/server/env";
 import { AppError, toAppError } from "@/server/errors";
 import { certificateResponse } from "@/server/coverages/certificate";
@@ -14,18 +14,38 @@ import { requestIdOf } from "@/server/request-id";
 import { readJson } from "@/server/http/body";
 import { validate } from "@/server/rest/handler";
 import { problemResponse } from "@/server/rest/problem";
-import { portalBusiness, portalSession, SESSION_COOKIE, SESSION_TTL_MS, signInWithCode, requestPortalCode, signOutPortal, type PortalSession } from "./auth";
+import {
+  portalBusiness,
+  portalSession,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  signInWithCode,
+  requestPortalCode,
+  signOutPortal,
+  type PortalSession,
+} from "./auth";
 import { PortalClaimInput, PortalEmailInput, PortalSignInInput } from "./schemas";
 import { filePortalClaim, portalAttachment, portalCertificate, renewCoverage } from "./service";
 
 const MAX_JSON_BYTES = 16 * 1024;
 export const PORTAL_FILE_FIELDS = ["file1", "file2", "file3", "file4", "file5"] as const;
 
+/**
+ * The first cookie of that name, or undefined. Never throws: a value that is
+ * not valid percent-encoding (`cd_portal=%zz`) is as if there were no cookie,
+ * so the request is simply signed out.
+ */
 export function cookieValue(request: Request, name = SESSION_COOKIE): string | undefined {
   const header = request.headers.get("cookie") ?? "";
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }
@@ -83,19 +103,24 @@ async function requireSession(request: Request, organizationId: string): Promise
   return session;
 }
 
-const clientIp = (request: Request) => request.headers.get(CLIENT_IP_HEADER);
-
-/** POST code {email}: a sign-in code to that email if it has cover here. The same answer either way. */
+/**
+ * POST code {email}: a sign-in code to that email if it has cover here. The
+ * same answer, after the same work, either way: the mail worker decides.
+ */
 export const requestCode: Handler = async ({ request, organizationId, headers }) => {
   const { email } = validate(PortalEmailInput, await jsonBody(request)) as PortalEmailInput;
-  await requestPortalCode(organizationId, email, clientIp(request));
-  return json(202, { message: "If this email has cover with us, a sign-in code is on its way. It works for 10 minutes." }, headers);
+  await requestPortalCode(organizationId, email, clientIpOf(request));
+  return json(
+    202,
+    { message: "If this email has cover with us, a sign-in code is on its way. It works for 10 minutes." },
+    headers,
+  );
 };
 
 /** POST session {email, code}: signs in. */
 export const signIn: Handler = async ({ request, organizationId, headers }) => {
   const { email, code } = validate(PortalSignInInput, await jsonBody(request)) as PortalSignInInput;
-  const { token } = await signInWithCode(organizationId, email, code, clientIp(request));
+  const { token } = await signInWithCode(organizationId, email, code, clientIpOf(request));
   headers.append("Set-Cookie", sessionCookie(token, SESSION_TTL_MS / 1000));
   return json(200, { email }, headers);
 };
@@ -139,7 +164,6 @@ export const attachment =
     const { file, body } = await portalAttachment(session, attachmentId);
     return storedFileResponse(request, file, body, headers);
   };
-
 
 /** The business's logo: public, as on its certificates; cached briefly. */
 export const logo: Handler = async ({ request, organizationId, headers }) => {

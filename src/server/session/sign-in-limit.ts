@@ -10,7 +10,10 @@
 // so unknown emails are limited alike and no address is stored.
 //
 // Per IP: better-auth's own throttling (AUTH_RATE_LIMIT) keeps its counters in
-// the same store through `ipRateLimitStorage`.
+// the same store through `ipRateLimitStorage`; its keys hold the address
+// `clientIpOf` resolved (src/server/client-ip.ts: the TCP peer, or what
+// TRUSTED_PROXIES forward), handed over by the auth route — never a header the
+// client sent.
 import crypto from "node:crypto";
 import { activeCounter, type WindowCounter } from "@/server/rest/rate-limit";
 
