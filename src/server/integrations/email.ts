@@ -69,7 +69,8 @@ export async function sendEmail(email: Email): Promise<void> {
     })),
   });
   if (env.SMTP_URL) {
-    logger.info({ to: email.to, subject: email.subject, messageId: info.messageId }, "email sent");
+    // The subject is not logged: some carry a secret (a portal sign-in code).
+    logger.info({ to: email.to, messageId: info.messageId }, "email sent");
     return;
   }
   const dir = mailDir();
@@ -77,7 +78,7 @@ export async function sendEmail(email: Email): Promise<void> {
   const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.eml`);
   await fs.writeFile(file, (info as unknown as { message: Buffer }).message);
   const link = env.NODE_ENV === "production" && email.link ? "[redacted]" : email.link;
-  logger.info({ to: email.to, subject: email.subject, file, link }, "email written to the local outbox");
+  logger.info({ to: email.to, file, link }, "email written to the local outbox");
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
