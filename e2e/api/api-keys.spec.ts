@@ -1,7 +1,7 @@
 // REST: /business/api-keys — list, create, update, revoke, regenerate.
 import { expect, test } from "@playwright/test";
 import { problem, restClient } from "../support/api";
-import { errorPaths, expectApiKeyShape, keysSnapshot, keyWorks, listAll, ok, tenantWithClients } from "./_helpers";
+import { errorPaths, expectApiKeyShape, keysSnapshot, keyWorks, listAll, ok, otherSide, tenantWithClients } from "./_helpers";
 
 const newKey = (name = "integration", permissions = ["read", "write"]) => ({ name, permissions });
 
@@ -248,6 +248,56 @@ test.describe("POST /business/api-keys/{id}/regenerate", () => {
     await problem(await t.write.post(`business/api-keys/${t.readKeyId}/regenerate`), 409, "invalid_state");
     expect(await keysSnapshot(t.write)).toEqual(before);
     await problem(await t.read.get("business/settings"), 401, "revoked_api_key");
+  });
+});
+
+test.describe("10 regenerates of one key at once", () => {
+  test("exactly one 200 with the new secret; the other 9 → 409 conflict; only that secret works", async () => {
+    const t = await tenantWithClients();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => t.write.post(`business/api-keys/${t.readKeyId}/regenerate`)),
+    );
+    const won = answers.filter((r) => r.status() === 200);
+    expect(answers.map((r) => r.status()).sort()).toEqual([200, ...Array<number>(9).fill(409)]);
+    for (const r of answers.filter((a) => a.status() === 409)) await problem(r, 409, "conflict");
+    const { key } = await ok(won[0]!, 200);
+    expect(await keyWorks(key)).toBe(true);
+    await problem(await t.read.get("business/settings"), 401, "invalid_api_key");
+    const listed = (await listAll(t.write, "business/api-keys")).find((k) => k.id === t.readKeyId);
+    expect(listed.prefix).toBe(key.slice(0, 12));
+  });
+});
+
+test.describe("keys of both modes: a live key manages both, a test key only test keys", () => {
+  test("a test key → 404 on a live key for PUT, DELETE and regenerate, the key unchanged", async () => {
+    const live = await tenantWithClients();
+    const test = await otherSide(live, "test");
+    const before = await keysSnapshot(live.write);
+    const id = live.readKeyId;
+    await problem(
+      await test.write.put(`business/api-keys/${id}`, { data: { name: "hijacked", permissions: ["read", "write"] } }),
+      404,
+      "not_found",
+    );
+    await problem(await test.write.delete(`business/api-keys/${id}`), 404, "not_found");
+    await problem(await test.write.post(`business/api-keys/${id}/regenerate`), 404, "not_found");
+    expect(await keysSnapshot(live.write)).toEqual(before);
+    expect(await keyWorks(live.readKey)).toBe(true);
+    const seen = (await listAll(test.write, "business/api-keys")).map((k) => k.mode);
+    expect(new Set(seen)).toEqual(new Set(["test"]));
+  });
+
+  test("a live key regenerates, renames and revokes a test key", async () => {
+    const live = await tenantWithClients();
+    const test = await otherSide(live, "test");
+    const regenerated = await ok(await live.write.post(`business/api-keys/${test.readKeyId}/regenerate`));
+    expect(regenerated.key).toMatch(/^cd_test_/);
+    expect(await keyWorks(regenerated.key)).toBe(true);
+    expect(await keyWorks(test.readKey)).toBe(false);
+    const renamed = await ok(await live.write.put(`business/api-keys/${test.readKeyId}`, { data: { name: "renamed by live" } }));
+    expect(renamed).toMatchObject({ id: test.readKeyId, mode: "test", name: "renamed by live" });
+    expect(await ok(await live.write.delete(`business/api-keys/${test.readKeyId}`))).toMatchObject({ status: "revoked" });
+    expect(await keyWorks(regenerated.key)).toBe(false);
   });
 });
 

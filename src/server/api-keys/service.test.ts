@@ -15,6 +15,7 @@ import {
   keyActor,
   listApiKeys,
   regenerateApiKey,
+  REGENERATE_GAP_MS,
   revokeApiKey,
   updateApiKey,
 } from "./service";
@@ -306,6 +307,82 @@ describe("key lifecycle", () => {
     await expectAppError(updateApiKey(actor, created.id, { name: "Back" }), "invalid_state");
     await expectAppError(regenerateApiKey(actor, created.id), "invalid_state");
     expect(await rowOf(created.id)).toEqual(before);
+  });
+});
+
+describe("concurrent changes of one key", () => {
+  it("10 regenerates at once: exactly one new value (200), the other 9 → 409 conflict; only that value works", async () => {
+    const { actor } = await ownerWithOrganization();
+    const created = await createApiKey(actor, { name: "Rotated at once", permissions: ["read"] });
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => regenerateApiKey(actor, created.id)));
+    const won = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    expect(won).toHaveLength(1);
+    for (const r of results) if (r.status === "rejected") expect((r.reason as AppError).code).toBe("conflict");
+    expect((await rowOf(created.id)).keyHash).toBe(sha256(won[0]!.key));
+    expect((await authenticateApiKey(won[0]!.key, 0)).id).toBe(created.id);
+    await expectAppError(authenticateApiKey(created.key, 0), "invalid_api_key");
+  });
+
+  it("one after another: a key changed less than REGENERATE_GAP_MS ago → 409 conflict, after it → a new secret", async () => {
+    const { actor } = await ownerWithOrganization();
+    const created = await createApiKey(actor, { name: "Rotated twice", permissions: ["read"] });
+    const first = await regenerateApiKey(actor, created.id);
+    const before = await rowOf(created.id);
+    await expectAppError(regenerateApiKey(actor, created.id), "conflict");
+    expect(await rowOf(created.id)).toEqual(before);
+    // As if the second request came REGENERATE_GAP_MS later.
+    const later = new Date(before.updatedAt.getTime() + REGENERATE_GAP_MS);
+    const second = await regenerateApiKey(actor, created.id, later);
+    expect(second.key).not.toBe(first.key);
+    expect((await authenticateApiKey(second.key, 0)).id).toBe(created.id);
+  });
+
+  it("a regenerate racing a revoke never answers a working secret for a revoked key", async () => {
+    const { actor } = await ownerWithOrganization();
+    const created = await createApiKey(actor, { name: "Raced", permissions: ["read"] });
+    const [regenerated, revoked] = await Promise.allSettled([
+      regenerateApiKey(actor, created.id),
+      revokeApiKey(actor, created.id),
+    ]);
+    expect(revoked).toMatchObject({ status: "fulfilled", value: { status: "revoked" } });
+    if (regenerated.status === "rejected") expect((regenerated.reason as AppError).code).toBe("invalid_state");
+    else await expectAppError(authenticateApiKey(regenerated.value.key, 0), "revoked_api_key");
+    expect((await rowOf(created.id)).status).toBe("revoked");
+  });
+});
+
+describe("keys of both modes (a live key manages both, a test key only test keys)", () => {
+  const actorOf = async (key: string) => keyActor(await authenticateApiKey(key, 0));
+
+  it("a test key gets 404 on a live key for rename, regenerate and revoke; the live key is unchanged", async () => {
+    const { actor } = await ownerWithOrganization();
+    const live = await createApiKey(actor, { name: "Live", permissions: ["read", "write"] });
+    const test = await createApiKey(actor, { name: "Test", permissions: ["read", "write"], mode: "test" });
+    const testActor = await actorOf(test.key);
+    const before = await rowOf(live.id);
+    await expectAppError(updateApiKey(testActor, live.id, { name: "Hijacked", permissions: ["read"] }), "not_found");
+    await expectAppError(regenerateApiKey(testActor, live.id), "not_found");
+    await expectAppError(revokeApiKey(testActor, live.id), "not_found");
+    expect(await rowOf(live.id)).toEqual(before);
+    expect((await authenticateApiKey(live.key, 0)).id).toBe(live.id);
+    // Its own test keys it manages.
+    expect(await updateApiKey(testActor, test.id, { name: "Renamed by itself" })).toMatchObject({ name: "Renamed by itself" });
+  });
+
+  it("a live key regenerates, renames and revokes a test key", async () => {
+    const { actor } = await ownerWithOrganization();
+    const live = await createApiKey(actor, { name: "Live", permissions: ["read", "write"] });
+    const test = await createApiKey(actor, { name: "Test", permissions: ["read"], mode: "test" });
+    const liveActor = await actorOf(live.key);
+    const regenerated = await regenerateApiKey(liveActor, test.id);
+    expect(regenerated.key).toMatch(/^cd_test_/);
+    expect((await authenticateApiKey(regenerated.key, 0)).mode).toBe("test");
+    expect(await updateApiKey(liveActor, test.id, { name: "Renamed" })).toMatchObject({
+      id: test.id,
+      mode: "test",
+      name: "Renamed",
+    });
+    expect(await revokeApiKey(liveActor, test.id)).toMatchObject({ id: test.id, status: "revoked" });
   });
 });
 

@@ -29,6 +29,9 @@ const normalize = (p: KeyPermission[]) => (["read", "write"] as const).filter((x
  * The keys an actor may see and manage: an organization's keys of both modes
  * (they belong to the live organization, like the team) — except that a test
  * key reaches test keys only, so a leaked test key can never touch live ones.
+ * This is the one exception to "a live key gets 404 on every test record": a
+ * live key (and the dashboard, in either view) lists, renames, regenerates and
+ * revokes the test keys too.
  */
 const keysOf = (actor: Actor) => ({
   organizationId: accountOf(actor),
@@ -70,38 +73,81 @@ async function findKey(actor: Actor, id: string): Promise<ApiKeyRow> {
   return row;
 }
 
+/**
+ * Why a conditional change of `row` changed nothing: it was revoked, or
+ * another request changed it first (or moments before: regenerate).
+ */
+async function lostRace(actor: Actor, row: ApiKeyRow, what: "changed" | "regenerated"): Promise<AppError> {
+  const now = await findKey(actor, row.id);
+  if (now.status === "revoked") return new AppError("invalid_state", `A revoked key cannot be ${what}`);
+  return new AppError(
+    "conflict",
+    `This key was regenerated or changed moments ago by another request: list the keys to see it, and regenerate it again after ${REGENERATE_GAP_MS / 1000} seconds if you still need a new secret`,
+  );
+}
+
 export async function updateApiKey(actor: Actor, id: string, input: UpdateApiKeyInput): Promise<ApiKey> {
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be changed");
-  const updated = await db.apiKey.update({
-    where: { id: row.id },
+  // Only while it is still active: a revocation that got in first is not undone, nor answered as active.
+  const [updated] = await db.apiKey.updateManyAndReturn({
+    where: { id: row.id, status: "active" },
     data: { name: input.name, permissions: input.permissions ? normalize(input.permissions) : undefined },
   });
+  if (!updated) throw await lostRace(actor, row, "changed");
   forgetApiKeys();
   return toApiKey(updated);
 }
 
-/** Revokes a key; revoking a revoked key answers it unchanged. */
+/** Revokes a key; revoking a revoked key (also one revoked at the same time) answers it unchanged. */
 export async function revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
   if (row.status === "revoked") return toApiKey(row);
-  const updated = await db.apiKey.update({ where: { id: row.id }, data: { status: "revoked", revokedAt: new Date() } });
+  const [updated] = await db.apiKey.updateManyAndReturn({
+    where: { id: row.id, status: "active" },
+    data: { status: "revoked", revokedAt: new Date() },
+  });
   forgetApiKeys();
-  return toApiKey(updated);
+  return toApiKey(updated ?? (await findKey(actor, row.id)));
 }
 
-/** A new secret for the same record; the old value stops working at once. */
-export async function regenerateApiKey(actor: Actor, id: string): Promise<ApiKeyWithSecret> {
+/**
+ * How long after a change a key is not regenerated again. A burst of
+ * regenerates (a retried or doubled request, several instances) must not hand
+ * out secrets that the next one of the burst already replaced: the server may
+ * well run them one after another (the embedded database always does), so
+ * "at the same time" is judged by this gap, not by overlap alone.
+ */
+export const REGENERATE_GAP_MS = 2_000;
+
+/**
+ * A new secret for the same record; the old value stops working at once.
+ * Of a burst of regenerates of one key exactly one wins and answers the new
+ * value; the others change nothing and answer 409 `conflict`. The write is a
+ * compare-and-set under the row's lock: only if the key still has the secret
+ * this request read, and was not changed (regenerated, renamed — `updatedAt`,
+ * which using a key does not touch) since its creation or for
+ * REGENERATE_GAP_MS before this request began. Only a hash is stored, so the
+ * losers cannot be handed the winner's secret — and a value that was never
+ * stored must never be answered.
+ */
+export async function regenerateApiKey(actor: Actor, id: string, begunAt = new Date()): Promise<ApiKeyWithSecret> {
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be regenerated");
   const key = generateApiKey(row.mode as KeyMode);
-  const updated = await db.apiKey.update({
-    where: { id: row.id },
-    data: { keyHash: hashApiKey(key), prefix: keyPrefix(key) },
+  const [updated] = await db.apiKey.updateManyAndReturn({
+    where: {
+      id: row.id,
+      keyHash: row.keyHash,
+      status: "active",
+      OR: [{ updatedAt: row.createdAt }, { updatedAt: { lte: new Date(begunAt.getTime() - REGENERATE_GAP_MS) } }],
+    },
+    data: { keyHash: hashApiKey(key), prefix: keyPrefix(key), updatedAt: new Date() },
   });
+  if (!updated) throw await lostRace(actor, row, "regenerated");
   forgetApiKeys();
   return { ...toApiKey(updated), key };
 }
@@ -238,10 +284,10 @@ function touchLastUsed(id: string, lastUsedAt: Date | null) {
   if (now - (touched.get(id) ?? 0) < TOUCH_EVERY_MS) return;
   touched.set(id, now);
   if (touched.size > 10_000) touched.clear();
-  void db.apiKey
-    .updateMany({
-      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - TOUCH_EVERY_MS) } }] },
-      data: { lastUsedAt: new Date(now) },
-    })
-    .catch(() => touched.delete(id));
+  // Raw, so that updatedAt keeps meaning "the key itself changed" (regenerate compares it).
+  void db.$executeRaw`
+    UPDATE api_key SET "lastUsedAt" = ${new Date(now)}
+    WHERE id = ${id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${new Date(now - TOUCH_EVERY_MS)})`.catch(() =>
+    touched.delete(id),
+  );
 }

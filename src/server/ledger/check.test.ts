@@ -113,6 +113,31 @@ describe("checkLedger", () => {
     ]);
   });
 
+  it("reports ledger entries in another currency than the organization's", async () => {
+    const { org } = await healthyOrg();
+    // A credit in USD on an NGN business: the balance and the rollups still add up, the currency does not.
+    const forged = await db.ledgerTransaction.create({
+      data: { ...entry(org.id, "payment", 985n, "cdp_forged"), currency: "USD" },
+    });
+    expect(await checkLedger(org.id)).toEqual({
+      organizations: 1,
+      problems: [
+        {
+          organizationId: org.id,
+          message: `1 ledger entr(ies) in USD, not the organization's currency NGN (first: ${forged.id})`,
+        },
+      ],
+    });
+    const report = await ledgerCheckReport(org.id);
+    expect(report.exitCode).toBe(1);
+    // The business's currency changed behind the rules' back: every NGN entry is now foreign.
+    await db.organization.update({ where: { id: org.id }, data: { currency: "USD" } });
+    const messages = (await checkLedger(org.id)).problems.map((p) => p.message);
+    expect(messages).toEqual([
+      expect.stringMatching(/^\d+ ledger entr\(ies\) in NGN, not the organization's currency USD \(first: /),
+    ]);
+  });
+
   it("checks an organization that only has rollups (payments that never succeeded)", async () => {
     const { org } = await ownerWithOrganization();
     await db.dailyStats.create({ data: { organizationId: org.id, day: new Date("2025-01-01T00:00:00Z"), paymentsCreated: 1 } });

@@ -1,5 +1,5 @@
-// The ledger's invariants, recomputed from the entries themselves: a balance
-// that never dips below zero, the overview agreeing with the entries, each
+// The ledger's invariants, recomputed from the entries themselves: every entry
+// in the organization's currency, a balance that never dips below zero, the overview agreeing with the entries, each
 // withdrawal's debits and reversals matching its status, and the analytics
 // rollups (kept by triggers) agreeing with the rows they count.
 import { Prisma } from "@/generated/prisma/client";
@@ -44,14 +44,29 @@ export async function organizationsToCheck(): Promise<string[]> {
 
 async function checkOrganization(tx: Tx, organizationId: string): Promise<string[]> {
   const problems: string[] = [];
-  const [entries, withdrawals] = await Promise.all([
+  const [organization, entries, withdrawals] = await Promise.all([
+    tx.organization.findUnique({ where: { id: organizationId }, select: { currency: true } }),
     tx.ledgerTransaction.findMany({
       where: { organizationId },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { id: true, type: true, amountMinor: true, reference: true, createdAt: true },
+      select: { id: true, type: true, amountMinor: true, currency: true, reference: true, createdAt: true },
     }),
     tx.withdrawal.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
   ]);
+
+  // (0) One currency: every entry is in the organization's (a sum over two currencies means nothing).
+  const foreign = new Map<string, { count: number; first: string }>();
+  for (const e of entries) {
+    if (e.currency === organization?.currency) continue;
+    const slot = foreign.get(e.currency) ?? { count: 0, first: e.id };
+    slot.count++;
+    foreign.set(e.currency, slot);
+  }
+  for (const [currency, { count, first }] of foreign) {
+    problems.push(
+      `${count} ledger entr(ies) in ${currency}, not the organization's currency ${organization?.currency ?? "(organization missing)"} (first: ${first})`,
+    );
+  }
 
   // (a) The running balance, taken after each instant: the entries one
   // transaction writes together (a payment and its fee) share their createdAt

@@ -5,9 +5,15 @@ import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { addMember, createUser, ownerWithOrganization, unique } from "@/test/fixtures";
+import { InitializePaymentInput } from "@/server/payments/schemas";
+import { initializePayment } from "@/server/payments/service";
+import { CreatePolicyInput } from "@/server/policies/schemas";
+import { createPolicy } from "@/server/policies/service";
+import { ensureTestTwin } from "./twin";
 import {
   actorForUser,
   createOrganization,
+  currencyLock,
   getOrganization,
   listOrganizations,
   resolveActiveMembership,
@@ -127,6 +133,35 @@ describe("updateOrganization", () => {
       currency: "GHS",
     });
     expect((await db.organization.findUniqueOrThrow({ where: { id: other.id } })).name).toBe(other.name);
+  });
+
+  it("the currency is locked by any payment of either mode, pending included; test policies follow a change", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const twin = await ensureTestTwin(org.id);
+    const test: Actor = { ...actor, organizationId: twin, accountId: org.id, livemode: false };
+    const testPolicy = await createPolicy(
+      test,
+      CreatePolicyInput.parse({ name: "Test cover", type: "property", duration: "yearly", price: "10.00" }),
+    );
+    // Before any payment: the change reaches the twin and its policies.
+    await updateOrganization(actor, { currency: "USD" });
+    expect((await db.organization.findUniqueOrThrow({ where: { id: twin } })).currency).toBe("USD");
+    expect((await db.policy.findUniqueOrThrow({ where: { id: testPolicy.id } })).currency).toBe("USD");
+    // One pending test payment, never paid, locks it from then on (live and test).
+    const payment = await initializePayment(
+      test,
+      InitializePaymentInput.parse({ amount: 10, policyId: testPolicy.id, email: "t@example.test" }),
+    );
+    expect([payment.status, payment.currency]).toEqual(["pending", "USD"]);
+    expect(await currencyLock(actor)).toBe("Payments have already been made in USD, so the currency can no longer change");
+    expect(await currencyLock(test)).toBe("Payments have already been made in USD, so the currency can no longer change");
+    await expectAppError(updateOrganization(actor, { currency: "NGN" }), "currency_locked");
+    await expectAppError(updateOrganization(test, { currency: "NGN" }), "currency_locked");
+    const [live, testRow] = await Promise.all([
+      db.organization.findUniqueOrThrow({ where: { id: org.id } }),
+      db.organization.findUniqueOrThrow({ where: { id: twin } }),
+    ]);
+    expect([live.currency, testRow.currency]).toEqual(["USD", "USD"]);
   });
 
   type Who = "OWNER" | "ADMIN" | "MEMBER" | "read key" | "ADMIN through a write key";

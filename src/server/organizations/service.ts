@@ -1,7 +1,7 @@
 // Organizations are user-scoped: a user sees and acts on the organizations
 // they belong to, with their role in each.
 import type { Member, Organization as OrgRow, Role } from "@/generated/prisma/client";
-import { db } from "@/server/db/client";
+import { db, type Tx } from "@/server/db/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
 import { ensureTestTwin, syncTestTwin } from "./twin";
@@ -96,22 +96,37 @@ export async function createOrganization(userId: string, input: CreateOrganizati
 const currencyLockedReason = (currency: string) =>
   `Payments have already been made in ${currency}, so the currency can no longer change`;
 
+/** Whether the business has any payment, in either mode, pending ones included. */
+async function hasPayment(tx: Tx | typeof db, accountId: string): Promise<boolean> {
+  const paid = await tx.payment.findFirst({
+    where: { organization: { OR: [{ id: accountId }, { liveOrganizationId: accountId }] } },
+    select: { id: true },
+  });
+  return paid !== null;
+}
+
 /** Why the organization's currency can no longer change, or null while it can (dashboard). */
 export async function currencyLock(actor: Actor): Promise<string | null> {
   assertCan(actor, "read");
   const account = accountOf(actor);
   const [org, paid] = await Promise.all([
     db.organization.findUniqueOrThrow({ where: { id: account }, select: { currency: true } }),
-    db.payment.findFirst({ where: { organizationId: account }, select: { id: true } }),
+    hasPayment(db, account),
   ]);
   return paid ? currencyLockedReason(org.currency) : null;
 }
 
 /**
- * Changes the profile. The currency can change only while no payment has been
- * made: prices, the balance and payouts are all in it. The change and the check
- * hold the organization's row, so a payment cannot slip in between; policies
- * follow the new currency (nothing has been sold in the old one).
+ * Changes the profile. The currency can change only while the business has no
+ * payment at all — live or test, pending included: prices, payments, the
+ * ledger, the balance and payouts are all in it, and a payment's currency is
+ * fixed when it is initialized. The change holds the organization's row and
+ * its test twin's `FOR UPDATE` while it checks; initializing a payment holds
+ * its organization's row `FOR KEY SHARE` and reads the currency from it
+ * (payments/service.ts), so on PostgreSQL the two serialize: a payment comes
+ * entirely before the change (which then refuses) or after it (and is made in
+ * the new currency). Policies of both modes follow the new currency (nothing
+ * has been sold in the old one).
  */
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
   assertCan(actor, "admin");
@@ -121,16 +136,17 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
       SELECT currency FROM organization WHERE id = ${account} FOR UPDATE`;
     const changing = input.currency !== undefined && input.currency !== current!.currency;
     if (changing) {
-      // Live payments lock it; test payments do not (test data may stay in the old currency).
-      const paid = await tx.payment.findFirst({ where: { organizationId: account }, select: { id: true } });
-      if (paid) {
+      // The twin is locked too (always after the live row: one order), made first if it is missing.
+      const twin = await ensureTestTwin(account, tx);
+      await tx.$queryRaw`SELECT id FROM organization WHERE id = ${twin} FOR UPDATE`;
+      if (await hasPayment(tx, account)) {
         throw new AppError(
           "currency_locked",
           `The currency stays ${current!.currency}: payments have already been made in it, and your balance and payouts are kept in it. Create a new organization to sell in ${input.currency}.`,
           { errors: [{ path: "currency", message: currencyLockedReason(current!.currency) }] },
         );
       }
-      await tx.policy.updateMany({ where: { organizationId: account }, data: { currency: input.currency } });
+      await tx.policy.updateMany({ where: { organizationId: { in: [account, twin] } }, data: { currency: input.currency } });
     }
     const org = await tx.organization.update({
       where: { id: account },

@@ -7,6 +7,7 @@ import { codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { payWithCard, SANDBOX_CARDS } from "./checkout";
 import { CheckoutInput, InitializePaymentInput } from "./schemas";
 import { initializePayment, listPayments, verifyPayment } from "./service";
+import { settlePayment } from "./settle";
 
 const card = (cardNumber: string) =>
   CheckoutInput.parse({ cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
@@ -101,6 +102,24 @@ describe("payments", () => {
     expect(await db.ledgerTransaction.count({ where: { organizationId: org.id, type: "payment" } })).toBe(1);
     expect(await db.coverage.count({ where: { organizationId: org.id } })).toBe(1);
     expect(await db.event.count({ where: { organizationId: org.id, type: "payment.completed" } })).toBe(1);
+  });
+
+  it("never credits a payment in another currency than its business's: left pending, nothing written", async () => {
+    const { pay, org } = await shop("50.00");
+    const p = await pay();
+    expect(p.currency).toBe("NGN");
+    // As a currency change that raced the payment (before the row lock) left it: an NGN payment on a USD business.
+    await db.organization.update({ where: { id: org.id }, data: { currency: "USD" } });
+    expect(await codeOf(payWithCard(p.reference, card(SANDBOX_CARDS.success)))).toBe("currency_mismatch");
+    expect(await codeOf(settlePayment(p.reference, "success"))).toBe("currency_mismatch");
+    const row = await db.payment.findUniqueOrThrow({ where: { reference: p.reference } });
+    expect([row.status, row.paidAt, row.coverageId]).toEqual(["pending", null, null]);
+    expect(await db.ledgerTransaction.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await db.coverage.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await db.event.count({ where: { organizationId: org.id } })).toBe(0);
+    // Back in its own currency, it settles.
+    await db.organization.update({ where: { id: org.id }, data: { currency: "NGN" } });
+    expect((await settlePayment(p.reference, "success")).payment.status).toBe("success");
   });
 
   it("hides another organization's payment", async () => {

@@ -20,29 +20,52 @@ export async function initializePayment(actor: Actor, input: InitializePaymentIn
     });
   }
   if (!policy.isActive) throw new AppError("policy_inactive", "This policy is not on sale");
-  const reference = newReference();
   const provider = providerFor(isLive(actor));
-  const { authorizationUrl } = await provider.initialize({
-    reference,
-    amountMinor: policy.priceMinor,
-    currency: policy.currency,
-    email: input.email,
-    callbackUrl: input.callbackUrl,
-  });
-  const row = await db.payment.create({
-    data: {
-      organizationId: actor.organizationId,
-      policyId: policy.id,
+  // The provider is asked (a remote call: outside any transaction) in the
+  // currency the business has now; the row is then written in the transaction
+  // that holds the organization's row `FOR KEY SHARE` and reads the currency
+  // from it. A currency change takes that row `FOR UPDATE` and refuses once
+  // any payment exists (organizations/service.ts), so it comes entirely before
+  // this payment (which is then made in the new currency: asked again, once)
+  // or after it (and is refused).
+  let currency = (await db.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { currency: true } }))
+    .currency;
+  for (let attempt = 1; ; attempt++) {
+    const reference = newReference();
+    const { authorizationUrl } = await provider.initialize({
       reference,
-      email: input.email,
       amountMinor: policy.priceMinor,
-      currency: policy.currency,
-      provider: provider.name,
-      authorizationUrl,
+      currency,
+      email: input.email,
       callbackUrl: input.callbackUrl,
-    },
-  });
-  return toPayment(row);
+    });
+    const row = await db.$transaction(async (tx) => {
+      const [org] = await tx.$queryRaw<{ currency: string }[]>`
+        SELECT currency FROM organization WHERE id = ${actor.organizationId} FOR KEY SHARE`;
+      if (org!.currency !== currency) return org!.currency;
+      return tx.payment.create({
+        data: {
+          organizationId: actor.organizationId,
+          policyId: policy.id,
+          reference,
+          email: input.email,
+          amountMinor: policy.priceMinor,
+          currency,
+          provider: provider.name,
+          authorizationUrl,
+          callbackUrl: input.callbackUrl,
+        },
+      });
+    });
+    if (typeof row !== "string") return toPayment(row);
+    if (attempt === 2) {
+      throw new AppError(
+        "conflict",
+        `The business's currency changed to ${row} while this payment was being initialized: initialize it again`,
+      );
+    }
+    currency = row;
+  }
 }
 
 export async function listPayments(actor: Actor, query: ListPaymentsQuery): Promise<Page<Payment>> {

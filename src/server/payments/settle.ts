@@ -1,7 +1,8 @@
 // Settling a payment is ONE transaction: the payment's new status, its ledger
 // entries (amount credited, platform fee debited), the customer's coverage
 // created or extended, and the events of all of it. Concurrent attempts on one
-// reference serialize on the payment row; only the first settles it.
+// reference serialize on the payment row; only the first settles it. A
+// payment whose currency is not its business's is never credited.
 import crypto from "node:crypto";
 import type { Coverage as CoverageRow, Payment as PaymentRow, PolicyDuration } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
@@ -13,6 +14,7 @@ import { env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { platformFee } from "@/server/ledger/fees";
+import { logger } from "@/server/logger";
 import { toPayment } from "./dto";
 
 const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
@@ -51,6 +53,28 @@ export async function settlePayment(
     }
 
     const pending = await tx.payment.findUniqueOrThrow({ where: { id: locked.id } });
+    // Credited only in its business's currency. The currency cannot change
+    // once a payment exists (organizations/service.ts), so a payment in another
+    // one was made before that rule or by hand: it is left pending — the
+    // customer may have been charged, so it is neither credited nor failed —
+    // and logged for review. The row is held FOR KEY SHARE, like initialize.
+    const [org] = await tx.$queryRaw<{ currency: string }[]>`
+      SELECT currency FROM organization WHERE id = ${pending.organizationId} FOR KEY SHARE`;
+    if (org!.currency !== pending.currency) {
+      logger.error(
+        {
+          reference,
+          organizationId: pending.organizationId,
+          paymentCurrency: pending.currency,
+          organizationCurrency: org!.currency,
+        },
+        "payment not settled: its currency is not its business's; left pending for review",
+      );
+      throw new AppError(
+        "currency_mismatch",
+        `This payment is in ${pending.currency} but the business now works in ${org!.currency}: it was not credited and is left pending for review`,
+      );
+    }
     const name = customerName ?? pending.customerName;
     const policy = await tx.policy.findUniqueOrThrow({ where: { id: pending.policyId } });
     const fee = platformFee(pending.amountMinor, env.PLATFORM_FEE_BPS);
