@@ -13,7 +13,9 @@ const { hostname, port } = new URL(BASE_URL);
 function raw(method: string, target: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
-      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+      const extra = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
       socket.write(`${method} ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}Connection: close\r\n\r\n`);
     });
     let data = "";
@@ -23,7 +25,9 @@ function raw(method: string, target: string, headers: Record<string, string> = {
     socket.on("close", () => {
       const at = data.indexOf("\r\n\r\n");
       const [statusLine = "", ...lines] = data.slice(0, at).split("\r\n");
-      const hs = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const hs = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers: hs, body: data.slice(at + 4) });
     });
   });
@@ -42,8 +46,16 @@ test("NUL and lone surrogates in a path, a query or a body answer 422 on the RES
     expect(p.errors).toEqual([{ path: "name", message: expect.any(String) }]);
   }
   const created = await (await write.post("business/policies", { data: policy })).json();
-  await problem(await write.put(`business/policies/${created.id}`, { data: { description: "x\u0000" } }), 422, "validation_failed");
-  await problem(await write.post("business/webhooks", { data: { url: "https://example.com/\u0000", events: ["claim.submitted"] } }), 422, "validation_failed");
+  await problem(
+    await write.put(`business/policies/${created.id}`, { data: { description: "x\u0000" } }),
+    422,
+    "validation_failed",
+  );
+  await problem(
+    await write.post("business/webhooks", { data: { url: "https://example.com/\u0000", events: ["claim.submitted"] } }),
+    422,
+    "validation_failed",
+  );
 });
 
 test("cursors this API did not issue answer 400 invalid_query, never 500", async () => {
@@ -96,9 +108,34 @@ test("methods the server does not know answer 405 with Allow on every route", as
       const res = await raw(method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.allow).toContain("GET");
-      if (path.startsWith("/api/")) expect(JSON.parse(res.body)).toMatchObject({ code: "method_not_allowed", requestId: expect.stringMatching(/^req_/) });
+      if (path.startsWith("/api/"))
+        expect(JSON.parse(res.body)).toMatchObject({ code: "method_not_allowed", requestId: expect.stringMatching(/^req_/) });
     }
   }
   const connect = await raw("CONNECT", `${hostname}:${port}`);
   expect(connect.status).toBe(405);
+});
+
+test("the auth routes refuse NUL, lone surrogates and invalid UTF-8 as problem+json, never an empty 500", async ({ request }) => {
+  const headers = { "Content-Type": "application/json", Origin: BASE_URL };
+  for (const [path, data] of [
+    ["/api/auth/reset-password", { token: "a\u0000b", newPassword: "correct-horse-battery" }],
+    ["/api/auth/reset-password", { token: "a\ud800b", newPassword: "correct-horse-battery" }],
+    ["/api/auth/sign-in/email", { email: "a\u0000@example.test", password: "correct-horse-battery" }],
+    ["/api/auth/request-password-reset", { email: "a@example.test\u0000", redirectTo: "/reset-password" }],
+  ] as const) {
+    const res = await request.post(`${BASE_URL}${path}`, { headers, data: JSON.stringify(data) });
+    expect(res.status(), path).toBe(422);
+    expect(res.headers()["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({ status: 422, code: "validation_failed", requestId: res.headers()["x-request-id"] });
+  }
+  const notUtf8 = await request.post(`${BASE_URL}/api/auth/sign-in/email`, {
+    headers,
+    data: Buffer.concat([Buffer.from('{"email":"a'), Buffer.from([0xff]), Buffer.from('@example.test","password":"12345678"}')]),
+  });
+  expect(notUtf8.status()).toBe(400);
+  expect(await notUtf8.json()).toMatchObject({ code: "malformed_json" });
+  const link = await request.get(`${BASE_URL}/api/auth/reset-password/a%00b?callbackURL=%2Freset-password`, { maxRedirects: 0 });
+  expect(link.status()).toBe(422);
+  expect(await link.json()).toMatchObject({ code: "validation_failed" });
 });

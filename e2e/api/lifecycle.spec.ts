@@ -4,14 +4,20 @@
 // A start that cannot succeed (bad setting, held lock, unreachable database)
 // ends at once with one line naming the cause and never answers 500; a lock
 // left by a killed process is taken over at once; `npm start` hands SIGTERM on.
+// A second SIGTERM (the process group's, as systemd and Ctrl-C send it, while
+// npm passes its own on) does not cut the drain short, and every route counts
+// as in flight. A client that gives up mid-upload is an info line, and every
+// line the server writes is one JSON object.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { expect, test } from "@playwright/test";
 
 const DIST = path.resolve(process.env.NEXT_DIST_DIR || ".next");
-const PORT = 3290 + (process.pid % 7);
+const PORT = Number(process.env.LIFECYCLE_PORT) || 3290 + (process.pid % 7);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = "lifecycle-secret-lifecycle-secret-0123";
 const UNREACHABLE_DB = "postgres://postgres@127.0.0.1:1/coverdesk";
@@ -19,13 +25,25 @@ const UNREACHABLE_DB = "postgres://postgres@127.0.0.1:1/coverdesk";
 test.describe.configure({ mode: "serial" });
 test.skip(!fs.existsSync(path.join(DIST, "BUILD_ID")), "needs a production build (npm run build)");
 
-type Server = { child: ChildProcess; output: () => string; stderr: () => string; exited: Promise<number | null> };
+type Server = {
+  child: ChildProcess;
+  output: () => string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+};
 
 function startServer(
   dataDir: string,
-  { port = PORT, env = {}, npm = false }: { port?: number; env?: Record<string, string | undefined>; npm?: boolean } = {},
+  {
+    port = PORT,
+    env = {},
+    npm = false,
+    group = false,
+  }: { port?: number; env?: Record<string, string | undefined>; npm?: boolean; group?: boolean } = {},
 ): Server {
   let out = "";
+  let std = "";
   let err = "";
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -43,13 +61,18 @@ function startServer(
   delete npmEnv.NEXT_MANUAL_SIG_HANDLE;
   const args = ["start", "-p", String(port), "-H", "127.0.0.1"];
   // `npm start` as a container runs it (CMD npm start): the start script must hand SIGTERM to the server.
+  // `group`: a process group of its own, as a service manager or a terminal runs it (signalled with kill(-pid)).
   const child = npm
-    ? spawn("npm", ["start", "--", ...args.slice(1)], { env: npmEnv, stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(process.execPath, ["node_modules/next/dist/bin/next", ...args], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (d) => (out += d));
+    ? spawn("npm", ["start", "--", ...args.slice(1)], { env: npmEnv, stdio: ["ignore", "pipe", "pipe"], detached: group })
+    : spawn(process.execPath, ["node_modules/next/dist/bin/next", ...args], {
+        env: childEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: group,
+      });
+  child.stdout!.on("data", (d) => ((out += d), (std += d)));
   child.stderr!.on("data", (d) => ((out += d), (err += d)));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => out, stderr: () => err, exited };
+  return { child, output: () => out, stdout: () => std, stderr: () => err, exited };
 }
 
 /** Polls /api/health until it answers 200, recording every status seen on the way. */
@@ -242,5 +265,246 @@ test("SIGTERM to `npm start` stops the server: exit 0, port freed, lock released
   } finally {
     if (npm.child.exitCode === null) npm.child.kill("SIGKILL");
     if (serverPid && alive(serverPid)) process.kill(serverPid, "SIGKILL");
+  }
+});
+
+const bootstrap = (dataDir: string) => {
+  const run = spawnSync("npx", ["tsx", "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
+    env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout.trim()) as { organizationId: string; apiKey: string };
+};
+
+type Answer = { status: number; headers: Record<string, string>; body: string; complete: boolean };
+
+/**
+ * A raw HTTP/1.1 request whose head and first half of the body go out at once,
+ * the rest only when `finish()` is called: a request the server has accepted
+ * and is still reading. `answer` says whether the response arrived whole.
+ */
+function slowRequest(port: number, method: string, target: string, headers: Record<string, string>, body: string) {
+  const bytes = Buffer.from(body);
+  const half = Math.floor(bytes.length / 2);
+  const socket = net.connect(port, "127.0.0.1");
+  const sent = new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => {
+      const extra = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
+      socket.write(
+        `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${bytes.length}\r\n${extra}Connection: close\r\n\r\n`,
+      );
+      socket.write(bytes.subarray(0, half), () => resolve());
+    });
+    socket.once("error", reject);
+  });
+  const answer = new Promise<Answer>((resolve) => {
+    const chunks: Buffer[] = [];
+    socket.on("data", (d: Buffer) => chunks.push(d));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      const data = Buffer.concat(chunks);
+      const at = data.indexOf("\r\n\r\n");
+      const head = at < 0 ? "" : data.subarray(0, at).toString("latin1");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const hs = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
+      const rest = at < 0 ? Buffer.alloc(0) : data.subarray(at + 4);
+      // Whole: as long as its Content-Length says, or a chunked body up to its last chunk.
+      const complete =
+        at >= 0 &&
+        (hs["content-length"] !== undefined
+          ? rest.length === Number(hs["content-length"])
+          : /chunked/i.test(hs["transfer-encoding"] ?? "") && rest.toString("latin1").endsWith("0\r\n\r\n"));
+      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers: hs, body: rest.toString("utf8"), complete });
+    });
+  });
+  return { sent, answer, finish: () => socket.write(bytes.subarray(half)) };
+}
+
+test("a second SIGTERM (the process group's, then the server's own) cuts no request in flight, on any route", async () => {
+  test.setTimeout(300_000);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const { organizationId, apiKey } = bootstrap(dataDir);
+  // `npm start` in a process group of its own, as systemd or a terminal runs it: a signal to the group reaches
+  // npm and the server, and npm passes its own on, so the server gets SIGTERM twice.
+  const npm = startServer(dataDir, { npm: true, group: true, env: { AUTH_RATE_LIMIT: "false" } });
+  let serverPid: number | undefined;
+  try {
+    await healthy();
+    serverPid = JSON.parse(fs.readFileSync(path.join(dataDir, "db.owner"), "utf8")).pid as number;
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    const policy = (i: number) => JSON.stringify({ name: `Fleet cover ${i}`, type: "auto", duration: "yearly", price: "150.00" });
+    // REST (a write), better-auth, the hosted checkout and the portal: routes with and without a wrapper of their own.
+    const requests = [
+      ...Array.from({ length: 8 }, (_, i) => slowRequest(PORT, "POST", "/api/v1/business/policies", auth, policy(i))),
+      ...Array.from({ length: 4 }, () =>
+        slowRequest(
+          PORT,
+          "POST",
+          "/api/auth/sign-in/email",
+          { Origin: BASE },
+          JSON.stringify({ email: "nobody@acme.test", password: "wrong-password" }),
+        ),
+      ),
+      ...Array.from({ length: 2 }, () =>
+        slowRequest(
+          PORT,
+          "POST",
+          "/api/checkout/pay_unknown",
+          {},
+          JSON.stringify({ cardNumber: "4242424242424242", expiry: "12/40", cvc: "123" }),
+        ),
+      ),
+      ...Array.from({ length: 2 }, () =>
+        slowRequest(
+          PORT,
+          "POST",
+          `/api/portal/${organizationId}/code`,
+          { Origin: BASE },
+          JSON.stringify({ email: "someone@acme.test" }),
+        ),
+      ),
+    ];
+    await Promise.all(requests.map((r) => r.sent));
+    await new Promise((r) => setTimeout(r, 500)); // every head read: each request is in a handler, waiting for its body
+
+    process.kill(-npm.child.pid!, "SIGTERM"); // the group: npm and the server, and npm passes it on
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(serverPid, "SIGTERM"); // and once more, straight to the server
+    process.kill(serverPid, "SIGINT");
+    await new Promise((r) => setTimeout(r, 1_500)); // well past the moment a cut would have happened
+    for (const r of requests) r.finish();
+
+    const answers = await Promise.all(requests.map((r) => r.answer));
+    const summary = answers.map((a) => `${a.status}${a.complete ? "" : " (cut)"}`);
+    expect(
+      answers.filter((a) => !a.complete || a.status === 0),
+      summary.join(", "),
+    ).toEqual([]);
+    expect(answers.slice(0, 8).map((a) => a.status)).toEqual(Array(8).fill(201));
+    expect(
+      answers.every((a) => a.status < 500),
+      summary.join(", "),
+    ).toBe(true);
+
+    expect(await npm.exited).toBe(0);
+    await expect.poll(() => alive(serverPid!), { timeout: 15_000 }).toBe(false);
+    expect(npm.output()).toContain('"msg":"stopped"');
+    expect(fs.existsSync(path.join(dataDir, "db.lock"))).toBe(false);
+  } finally {
+    if (npm.child.exitCode === null) {
+      try {
+        process.kill(-npm.child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    if (serverPid && alive(serverPid)) process.kill(serverPid, "SIGKILL");
+  }
+});
+
+/** Sends a request's head and part of its body, then drops the connection, as a client giving up mid-upload. */
+function abortMidBody(target: string, headers: Record<string, string>, declared: number, part: Buffer | string) {
+  return new Promise<void>((resolve, reject) => {
+    const socket = net.connect(PORT, "127.0.0.1", () => {
+      const extra = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join("");
+      socket.write(`POST ${target} HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\n${extra}Content-Length: ${declared}\r\n\r\n`);
+      socket.write(part);
+      // Long enough for the handler to be reading the body when the client goes.
+      setTimeout(() => (socket.destroy(), resolve()), 500);
+    });
+    socket.on("error", reject);
+  });
+}
+
+test("a client leaving mid-upload is an info line; every line the server writes is JSON; no deprecation warning", async () => {
+  test.setTimeout(300_000);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const { apiKey } = bootstrap(dataDir);
+  const server = startServer(dataDir); // LOG_LEVEL=info
+  try {
+    await healthy();
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    await abortMidBody(
+      "/api/v1/business/policies",
+      { ...auth, "Content-Type": "application/json" },
+      64 * 1024,
+      `{"name":"${"x".repeat(2000)}`,
+    );
+    const boundary = "----coverdesk-abort";
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nPolicy wording\r\n--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nother\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`;
+    await abortMidBody(
+      "/api/v1/business/documents/certificates",
+      { ...auth, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+      512 * 1024,
+      Buffer.concat([Buffer.from(head), Buffer.alloc(64 * 1024, 0x41)]),
+    );
+
+    // better-auth with a NUL in the reset token: a 4xx problem, not an empty 500 and a multi-line dump.
+    const reset = await fetch(`${BASE}/api/auth/reset-password`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: BASE },
+      body: JSON.stringify({ token: "a\u0000b", newPassword: "correct-horse-battery" }),
+    });
+    expect(reset.status).toBe(422);
+    expect(reset.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect(await reset.json()).toMatchObject({ status: 422, code: "validation_failed", errors: [{ path: "token" }] });
+
+    // better-auth's own log line (an unknown email signing in): JSON through pino, not colored text on stderr.
+    const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: BASE },
+      body: JSON.stringify({ email: "nobody@acme.test", password: "wrong-password" }),
+    });
+    expect(signIn.status).toBe(401);
+
+    // The spreadsheet export zips with archiver, where the Buffer() deprecation (DEP0005) came from.
+    const xlsx = await fetch(`${BASE}/api/v1/business/analytics/export?type=payments&format=xlsx`, { headers: auth });
+    expect(xlsx.status).toBe(200);
+    expect((await xlsx.arrayBuffer()).byteLength).toBeGreaterThan(0);
+
+    await new Promise((r) => setTimeout(r, 500));
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+
+    // Next's own start-up banner aside ("▲ Next.js …", "- Local: …", "✓ Ready …"), every stdout line is one JSON object.
+    const lines = server
+      .stdout()
+      .split("\n")
+      .filter((l) => l.trim() !== "" && !/^(▲|-|✓) /.test(stripVTControlCharacters(l).trim()));
+    const notJson = lines.filter((l) => {
+      try {
+        return typeof JSON.parse(l) !== "object";
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson, server.output()).toEqual([]);
+    const entries = lines.map((l) => JSON.parse(l) as { level: number; msg: string; status?: number; route?: string });
+    expect(
+      entries.filter((e) => e.level >= 50),
+      server.output(),
+    ).toEqual([]);
+    // Each abandoned upload: its one request line, at info (499 for a JSON body, 400 for an interrupted multipart one).
+    const aborted = entries.filter((e) => e.msg === "request" && e.route !== "/business/analytics/export");
+    expect(aborted.map((e) => [e.level, e.route, e.status]).sort()).toEqual([
+      [30, "/business/documents/certificates", 400],
+      [30, "/business/policies", 499],
+    ]);
+    expect(entries.filter((e) => (e as { component?: string }).component === "better-auth").map((e) => [e.level, e.msg])).toEqual(
+      [[40, "User not found"]],
+    );
+    expect(server.output()).not.toContain("DEP0005");
+    expect(server.stderr()).toBe("");
+  } finally {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
   }
 });

@@ -1,5 +1,11 @@
 // Dashboard accounts: better-auth with email + password, sessions in the
 // database. Signing up also creates the user's first organization (OWNER).
+// Hostile input is ordinary input here too (`guardAuthInput`): a NUL, a lone
+// surrogate or invalid UTF-8 in the path, query or body is refused (422/400
+// problem+json) before better-auth sees it, and what better-auth throws comes
+// back to us (`onAPIError.throw`): a database data exception the input caused
+// (PostgreSQL 22xxx) answers 422, anything else 500 with a request id, never a
+// stack. better-auth's own log lines go through pino, one JSON line each.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
@@ -7,6 +13,7 @@ import { nextCookies } from "better-auth/next-js";
 import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
+import { AppError, isClientAbort, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import {
   forgetResetLinks,
@@ -16,14 +23,46 @@ import {
 } from "@/server/mail/password-reset";
 import { CreateOrganizationInput } from "@/server/organizations/schemas";
 import { createOrganization } from "@/server/organizations/service";
+import { requestIdOf } from "@/server/request-id";
+import { problemBody, PROBLEM_CONTENT_TYPE } from "@/server/rest/problem";
 import { beginSignInAttempt, ipRateLimitStorage } from "@/server/session/sign-in-limit";
+import { assertSafeInput } from "@/server/text";
 
 /** Sign-in attempts under way, to give back those that were not a wrong password. */
 const pendingAttempts = new WeakMap<Request, () => Promise<void>>();
 
+type AuthLogLevel = "debug" | "info" | "warn" | "error";
+// better-auth's info lines name the email of a repeated sign-up: from warn up unless LOG_LEVEL asks for debugging.
+const AUTH_LOG_LEVELS: Record<typeof env.LOG_LEVEL, AuthLogLevel> = {
+  trace: "debug",
+  debug: "debug",
+  info: "warn",
+  warn: "warn",
+  error: "error",
+  fatal: "error",
+  silent: "error",
+};
+
+/** better-auth's logger option: its lines through pino (an Error as `err`, anything else as `details`). */
+const authLogger = {
+  disabled: env.LOG_LEVEL === "silent",
+  disableColors: true,
+  level: AUTH_LOG_LEVELS[env.LOG_LEVEL],
+  log(level: AuthLogLevel, message: string, ...args: unknown[]) {
+    const err = args.find((a) => a instanceof Error);
+    const rest = args.filter((a) => a !== err);
+    const details = rest.length === 0 ? undefined : rest.length === 1 ? rest[0] : rest;
+    logger[level]({ component: "better-auth", err, details }, String(message));
+  },
+};
+
 function createAuth() {
   return betterAuth({
     appName: "Coverdesk",
+    logger: authLogger,
+    // Errors better-auth does not answer itself (a database error, a bug) are thrown to `guardAuthInput`,
+    // which answers problem+json, instead of an empty 500 and a multi-line dump on stderr.
+    onAPIError: { throw: true },
     secret: authSecret(),
     baseURL: env.APP_URL,
     trustedOrigins: [env.APP_URL],
@@ -115,4 +154,104 @@ const g = globalThis as unknown as { __coverdeskAuth?: Auth };
 /** The better-auth instance, made on first use: building the app must not need its secret. */
 export function getAuth(): Auth {
   return (g.__coverdeskAuth ??= createAuth());
+}
+
+/** The auth routes' body, never more than API_MAX_BODY_BYTES of it in memory (413 beyond). */
+async function readAuthBody(request: Request): Promise<Buffer<ArrayBuffer>> {
+  const limit = env.API_MAX_BODY_BYTES;
+  const tooLarge = () => new AppError("payload_too_large", `The body is over ${limit} bytes`);
+  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge();
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The request as better-auth may see it: 422 `validation_failed` for a NUL or
+ * a lone surrogate in a path segment, a query value or a body string (raw or
+ * JSON-escaped, keys included), 400 for a body that is not UTF-8. The body is
+ * read here once and handed on unchanged.
+ */
+async function checkedAuthRequest(request: Request): Promise<Request> {
+  const url = new URL(request.url);
+  const segments = url.pathname.split("/").map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw new AppError("invalid_path", "The path holds a malformed percent-encoding");
+    }
+  });
+  assertSafeInput(segments.join("/"), "path");
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  assertSafeInput(query, "query");
+  if (!request.body || request.method === "GET" || request.method === "HEAD") return request;
+  const bytes = await readAuthBody(request);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("malformed_json", "The body is not valid UTF-8");
+  }
+  assertSafeInput(text, "body");
+  const type = request.headers.get("content-type") ?? "";
+  if (/^application\/(.+\+)?json\b/i.test(type)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined; // not JSON: better-auth answers that itself
+    }
+    assertSafeInput(value);
+  } else if (/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    assertSafeInput(Object.fromEntries(new URLSearchParams(text)));
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
+}
+
+function authProblem(err: AppError, requestId: string): Response {
+  return new Response(problemBody(err, requestId), {
+    status: err.status,
+    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, "X-Request-Id": requestId, "Cache-Control": "no-store" },
+  });
+}
+
+/**
+ * Runs an auth route's `handle` (better-auth's handler) on input it can take,
+ * and answers what it throws: 422 for a database data exception the input
+ * caused (PostgreSQL 22xxx), 499 when the client left mid-body (logged at
+ * info), else 500 — each as problem+json with a request id, logged as one line.
+ */
+export async function guardAuthInput(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
+  const requestId = requestIdOf(request.headers);
+  const where = { requestId, method: request.method, route: new URL(request.url).pathname };
+  try {
+    return await handle(await checkedAuthRequest(request));
+  } catch (err) {
+    if (isClientAbort(err)) {
+      logger.info({ ...where, status: 499 }, "the client closed the request before its body arrived");
+      return authProblem(new AppError("client_closed_request"), requestId);
+    }
+    const app = toAppError(err);
+    if (app) {
+      if (app !== err) logger.warn({ err, ...where }, "the database refused a value of the request");
+      return authProblem(app, requestId);
+    }
+    logger.error({ err, ...where }, "unhandled error in the auth routes");
+    return authProblem(
+      new AppError("internal_error", `Something went wrong on our side. Quote ${requestId} when you contact support.`),
+      requestId,
+    );
+  }
 }

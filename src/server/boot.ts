@@ -7,17 +7,33 @@ export async function boot(): Promise<void> {
     // Requests Next cannot route (unknown methods, malformed paths) are answered before they reach it.
     const { installHttpGuard, serveApiDirectly } = await import("./http-guard");
     installHttpGuard();
-    const { startNodeServer, tracked } = await import("./lifecycle");
+    await logProcessWarnings();
+    const { startNodeServer } = await import("./lifecycle");
     // In production /api/v1 is answered from the HTTP server, before Next's routing. `next dev` keeps
     // the route (src/app/api/v1), so an edited endpoint reloads like any other code.
     if (process.env.NODE_ENV === "production") {
       const { handleRestRequest } = await import("./rest/handler");
-      serveApiDirectly((request) => tracked(() => handleRestRequest(request)));
+      serveApiDirectly(handleRestRequest);
     }
     startNodeServer().catch(exitOnStartupFailure);
   } catch (err) {
     exitOnStartupFailure(err);
   }
+}
+
+/**
+ * Node's process warnings (deprecations, a listener leak, …) as one JSON log
+ * line each, instead of Node's two-line text on stderr — once per process.
+ */
+async function logProcessWarnings(): Promise<void> {
+  const g = globalThis as unknown as { __coverdeskWarnings?: boolean };
+  if (g.__coverdeskWarnings) return;
+  g.__coverdeskWarnings = true;
+  const { logger } = await import("./logger");
+  process.removeAllListeners("warning");
+  process.on("warning", (warning: Error & { code?: string }) => {
+    logger.warn({ warning: { name: warning.name, code: warning.code, message: warning.message } }, "process warning");
+  });
 }
 
 function exitOnStartupFailure(err: unknown): never {

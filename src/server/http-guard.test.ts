@@ -5,7 +5,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALLOW, installHttpGuard, NOT_FOUND_PATH } from "./http-guard";
+import { ALLOW, installHttpGuard, NOT_FOUND_PATH, requestsInFlight } from "./http-guard";
 
 let server: http.Server;
 let port: number;
@@ -127,5 +127,85 @@ describe("an answer given before the request body arrived whole", () => {
     expect(head).toMatch(/^HTTP\/1\.1 413/);
     expect(head).toMatch(/\r\nConnection: close\r\n/i);
     expect(closed).toBe(true);
+  });
+});
+
+/** Sends `text` as is; returns status, headers and body of what came back before the connection closed. */
+function rawText(p: number, text: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(p, "127.0.0.1", () => socket.write(text));
+    let data = "";
+    socket.on("data", (d) => (data += d.toString("utf8")));
+    socket.on("error", (err: NodeJS.ErrnoException) =>
+      err.code === "ECONNRESET" || err.code === "EPIPE" ? undefined : reject(err),
+    );
+    socket.on("close", () => {
+      const at = data.indexOf("\r\n\r\n");
+      const [statusLine = "", ...lines] = data.slice(0, at < 0 ? data.length : at).split("\r\n");
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
+      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body: at < 0 ? "" : data.slice(at + 4) });
+    });
+  });
+}
+
+describe("requests Node's parser refuses, and the API root", () => {
+  it("answers them as problem+json with a request id: 405 + Allow, 431, 400", async () => {
+    const cases: [string, number, string][] = [
+      ["FOO /api/v1/business/policies HTTP/1.1\r\nHost: x\r\n\r\n", 405, "method_not_allowed"],
+      [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(64 * 1024)}\r\n\r\n`, 431, "headers_too_large"],
+      [
+        "POST /api/v1/claims HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        400,
+        "malformed_request",
+      ],
+      ["GET / HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n", 400, "malformed_request"],
+    ];
+    for (const [text, status, code] of cases) {
+      const res = await rawText(port, text);
+      expect(res.status, code).toBe(status);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.body));
+      expect(JSON.parse(res.body)).toMatchObject({ status, code, requestId: res.headers["x-request-id"] });
+      if (status === 405) expect(res.headers.allow).toBe(ALLOW);
+    }
+  });
+
+  it("answers the API root with 404 problem+json, with or without its slash", async () => {
+    for (const target of ["/api/v1", "/api/v1/", "/api/v1?x=1"]) {
+      const res = await raw("GET", target);
+      expect(res.status, target).toBe(404);
+      expect(JSON.parse(res.body)).toMatchObject({ code: "not_found", requestId: "req-guard-1" });
+    }
+  });
+});
+
+describe("requests in flight", () => {
+  it("counts every request from its head to the end of its answer, and one the client dropped", async () => {
+    let release: () => void = () => {};
+    const slow = http.createServer((req, res) => {
+      req.resume();
+      release = () => res.end("done");
+    });
+    await new Promise<void>((r) => slow.listen(0, "127.0.0.1", r));
+    const slowPort = (slow.address() as AddressInfo).port;
+    try {
+      expect(requestsInFlight()).toBe(0);
+      const answer = fetch(`http://127.0.0.1:${slowPort}/anything`, { method: "POST", body: "x" }).then((r) => r.text());
+      await expect.poll(requestsInFlight).toBe(1);
+      release();
+      expect(await answer).toBe("done");
+      await expect.poll(requestsInFlight).toBe(0);
+
+      const dropped = net.connect(slowPort, "127.0.0.1", () =>
+        dropped.write("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab"),
+      );
+      await expect.poll(requestsInFlight).toBe(1);
+      dropped.destroy();
+      await expect.poll(requestsInFlight).toBe(0);
+    } finally {
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
   });
 });

@@ -6,7 +6,13 @@
 // a route handler or in proxy.ts, which both run after that point, so the
 // guard hooks the Node server that `next start` and `next dev` create.
 // API paths answer problem+json with a request id; pages render the app's
-// not-found page.
+// not-found page. What Node's own parser refuses (a method it does not know,
+// a head over its size limit, Content-Length beside Transfer-Encoding, …)
+// never becomes a request: the server's 'clientError' answers it here as
+// problem+json (405, 431, 400) instead of Node's bare status line. The API
+// root (`/api/v1`, `/api/v1/`) is no endpoint: 404 problem+json. Every request
+// counts as in flight from its head to its answer's end (`requestsInFlight`),
+// so a shutdown waits for it whatever route serves it.
 import http from "node:http";
 import { Readable, type Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -55,6 +61,12 @@ export function inspect(method: string, url: string): Verdict {
   if (hasMalformedEncoding(path)) {
     if (!isApiPath(path)) return { kind: "not_found_page" };
     return { kind: "refuse", error: new AppError("invalid_path", "The path holds a malformed percent-encoding") };
+  }
+  if (path === "/api/v1" || path === "/api/v1/") {
+    return {
+      kind: "refuse",
+      error: new AppError("not_found", "No endpoint here: the API's endpoints are listed in /api/v1/openapi.json"),
+    };
   }
   return { kind: "pass" };
 }
@@ -105,6 +117,48 @@ function refuseConnect(req: http.IncomingMessage, socket: Duplex) {
   );
 }
 
+/** The problem a parse error of Node's HTTP parser answers with (see `answerParseError`). */
+export function parseErrorProblem(code: string | undefined): { error: AppError; allow?: string } {
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return { error: new AppError("headers_too_large", "The request's head is over the server's size limit") };
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return { error: new AppError("payload_too_large", "The chunk extensions are over the server's size limit") };
+    case "HPE_INVALID_METHOD":
+      return { error: new AppError("method_not_allowed", "The method is not one this server supports"), allow: ALLOW };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { error: new AppError("request_timeout", "The request did not arrive in time") };
+    default:
+      return { error: new AppError("malformed_request", "The request is not valid HTTP/1.1") };
+  }
+}
+
+/**
+ * The server's 'clientError': a request Node's parser refused (or a timeout)
+ * is answered with a complete problem+json response, as Node itself would
+ * answer it (only when no answer has begun on the connection), and the
+ * connection ends. A connection the client reset or closed gets nothing.
+ */
+function answerParseError(err: NodeJS.ErrnoException, socket: Duplex) {
+  const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  // Reset, or closed mid-request (HPE_INVALID_EOF_STATE): the client is gone, and its request (if any) logs the abort.
+  const clientLeft = err.code === "ECONNRESET" || err.code === "HPE_INVALID_EOF_STATE";
+  if (!clientLeft && socket.writable && !inProgress?.headersSent) {
+    const { error, allow } = parseErrorProblem(err.code);
+    const requestId = requestIdOf(new Headers());
+    const body = problemBody(error, requestId);
+    socket.write(
+      `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status] ?? error.title}\r\n` +
+        `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n` +
+        (allow ? `Allow: ${allow}\r\n` : "") +
+        `Connection: close\r\n\r\n${body}`,
+    );
+    logger.info({ requestId, parseError: err.code, status: error.status }, "request refused by the HTTP parser");
+  }
+  socket.destroy();
+}
+
 /**
  * A request answered before its body arrived whole (413 on a streamed body)
  * leaves the rest of that body on the connection, where it would be read as
@@ -130,7 +184,30 @@ const API_HEADERS: Record<string, string> = {
 };
 const API_V1 = "/api/v1/";
 
-const g = globalThis as unknown as { __coverdeskHttpGuard?: boolean; __coverdeskApiHandler?: ApiHandler };
+const g = globalThis as unknown as {
+  __coverdeskHttpGuard?: boolean;
+  __coverdeskApiHandler?: ApiHandler;
+  __coverdeskInFlight?: number;
+};
+
+/**
+ * HTTP requests whose head has arrived and whose answer has not yet been sent
+ * (or whose connection has not closed): what a shutdown waits for. Kept on
+ * globalThis, as the route bundles and the server's own share one count.
+ */
+export const requestsInFlight = () => g.__coverdeskInFlight ?? 0;
+
+function countInFlight(res: http.ServerResponse) {
+  g.__coverdeskInFlight = requestsInFlight() + 1;
+  let counted = true;
+  const done = () => {
+    if (!counted) return;
+    counted = false;
+    g.__coverdeskInFlight = requestsInFlight() - 1;
+  };
+  res.once("finish", done);
+  res.once("close", done);
+}
 
 /**
  * Hands /api/v1 requests to the REST handler directly — one process, one
@@ -243,7 +320,8 @@ async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: htt
     res.end(body);
     return;
   }
-  if (!req.complete && response.status !== 413) await drain(req);
+  // (A client that left has nothing more to send.)
+  if (!req.complete && !req.destroyed && response.status !== 413) await drain(req);
   res.statusCode = response.status;
   for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of response.headers) res.setHeader(name, value);
@@ -268,10 +346,17 @@ export function installHttpGuard(): void {
   if (g.__coverdeskHttpGuard) return;
   g.__coverdeskHttpGuard = true;
   const emit = http.Server.prototype.emit;
+  const hooked = new WeakSet<http.Server>();
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: never[]): boolean {
+    // Hooked at its first event (a connection, before any of its bytes are parsed): `next start` listens before the guard is installed.
+    if (!hooked.has(this)) {
+      hooked.add(this);
+      if (this.listenerCount("connect") === 0) this.on("connect", refuseConnect);
+      if (this.listenerCount("clientError") === 0) this.on("clientError", answerParseError);
+    }
     if (event === "request") {
       const [req, res] = args as unknown as [http.IncomingMessage, http.ServerResponse];
-      if (this.listenerCount("connect") === 0) this.on("connect", refuseConnect);
+      countInFlight(res);
       const verdict = inspect(req.method ?? "GET", req.url ?? "/");
       if (verdict.kind === "refuse") {
         refuse(req, res, verdict);

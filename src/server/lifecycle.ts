@@ -2,41 +2,50 @@
 // (taking the embedded lock, applying migrations) and start the webhook
 // worker; /api/health answers 503 until then, and a failure ends the process
 // at once (see instrumentation.ts) rather than leaving it up answering 500s.
-// On SIGTERM: report unhealthy so load balancers stop sending, let requests in
-// flight and the webhook attempt under way finish, close the database
-// (releasing the embedded lock) and exit 0. `npm start` sets
-// NEXT_MANUAL_SIG_HANDLE so that Next leaves the signal to us.
+// On SIGTERM (or SIGINT): report unhealthy so load balancers stop sending, let
+// requests in flight and the webhook attempt under way finish, close the
+// database (releasing the embedded lock) and exit 0. `npm start` sets
+// NEXT_MANUAL_SIG_HANDLE so that Next leaves the signal to us. The signal often
+// comes twice — systemd and Ctrl-C signal the whole process group, so npm gets
+// it too and passes its own on — and a repeated one changes nothing: the
+// handlers stay installed for good (after a `once` handler, Node's default
+// would kill the process mid-drain); only SIGKILL or the drain timeout ends it.
+// Every HTTP request counts as in flight from its head to its answer's end
+// (src/server/http-guard.ts), whichever route serves it.
 import { flushApiUsage } from "@/server/analytics/metering";
 import { capturePeerAddresses } from "@/server/client-ip";
 import { connectDatabase, db, disconnectDatabase } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
+import { requestsInFlight } from "@/server/http-guard";
 import { logger } from "@/server/logger";
 import { flushRateLimits } from "@/server/rest/rate-limit";
 import { startWebhookWorker } from "@/server/webhooks/worker";
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-const g = globalThis as unknown as { __coverdeskLife?: { starting?: boolean; draining: boolean; inFlight: number } };
-const life = (g.__coverdeskLife ??= { draining: false, inFlight: 0 });
+const g = globalThis as unknown as {
+  __coverdeskLife?: { starting?: boolean; draining: boolean; stop?: (signal: string) => Promise<void> };
+};
+const life = (g.__coverdeskLife ??= { draining: false });
 
 export const isDraining = () => life.draining;
 export const isStarting = () => life.starting === true;
 
-/** Counts a request as in flight until it answers, so shutdown can wait for it. */
+/**
+ * Runs `work`. Every HTTP request already counts as in flight at the HTTP
+ * server until its answer is sent (see `requestsInFlight`); this wrapper is
+ * kept so the routes that call it need not change.
+ */
 export async function tracked<T>(work: () => Promise<T>): Promise<T> {
-  life.inFlight++;
-  try {
-    return await work();
-  } finally {
-    life.inFlight--;
-  }
+  return work();
 }
 
 async function drained(): Promise<void> {
-  // Connections accepted just before the signal may not have reached a handler yet.
+  // Connections accepted just before the signal may not have sent their head yet.
   await new Promise((r) => setTimeout(r, 300));
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-  while (life.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (requestsInFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (requestsInFlight() > 0) logger.warn({ inFlight: requestsInFlight() }, "drain timeout: stopping with requests in flight");
 }
 
 /**
@@ -47,9 +56,12 @@ export function startNodeServer(): Promise<void> {
   life.starting = true;
   let worker: { stop(): Promise<void> } | null = null;
   const stop = async (signal: string) => {
-    if (life.draining) return;
+    if (life.draining) {
+      logger.info({ signal, inFlight: requestsInFlight() }, "already shutting down: signal ignored");
+      return;
+    }
     life.draining = true;
-    logger.info({ signal, inFlight: life.inFlight }, "shutting down");
+    logger.info({ signal, inFlight: requestsInFlight() }, "shutting down");
     await Promise.all([drained(), worker?.stop()]);
     await flushApiUsage().catch((err) => logger.error({ err }, "could not write the last API usage"));
     await flushRateLimits().catch((err) => logger.error({ err }, "could not write the last rate-limit counts"));
@@ -57,8 +69,12 @@ export function startNodeServer(): Promise<void> {
     logger.info("stopped");
     process.exit(0);
   };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+  // `on`, not `once`: a repeated signal must find our handler, not Node's default (which would end the drain).
+  if (!life.stop) {
+    process.on("SIGTERM", () => void life.stop?.("SIGTERM"));
+    process.on("SIGINT", () => void life.stop?.("SIGINT"));
+  }
+  life.stop = stop;
   capturePeerAddresses();
   authSecret(); // required in production with DATABASE_URL: say so now, not at the first sign-up
   return (async () => {

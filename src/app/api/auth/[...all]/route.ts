@@ -1,8 +1,11 @@
-import { getAuth } from "@/server/auth";
+import { getAuth, guardAuthInput } from "@/server/auth";
 import { withClientIp } from "@/server/client-ip";
 
 export const dynamic = "force-dynamic";
 
-// better-auth sees the client address resolved from the socket and TRUSTED_PROXIES, never a raw forwarded header.
+// better-auth's per-IP limits (sign-in, sign-up, password reset) and session records see `clientIpOf`'s address —
+// the TCP peer, or TRUSTED_PROXIES' forwarded one — under a per-process header name; never a header the client sent.
 const handler = (request: Request) => getAuth().handler(withClientIp(request));
-export { handler as GET, handler as POST };
+// Input better-auth would hand the database unchecked (NUL, invalid UTF-8) is refused first; what it throws answers problem+json.
+const guarded = (request: Request) => guardAuthInput(request, handler);
+export { guarded as GET, guarded as POST };

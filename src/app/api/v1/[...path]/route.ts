@@ -1,10 +1,11 @@
-// Mounts the framework-free REST adapter (src/server/rest) on /api/v1.
-import { tracked } from "@/server/lifecycle";
+// Mounts the framework-free REST adapter (src/server/rest) on /api/v1 under `next dev`; in production
+// the HTTP server answers /api/v1/ itself (src/server/http-guard.ts), and the API root `/api/v1` is a 404
+// there and here alike. Shutdown waits for every request, counted at the HTTP server.
 import { handleRestRequest } from "@/server/rest/handler";
 
 export const dynamic = "force-dynamic";
 
-const handler = (request: Request) => tracked(() => handleRestRequest(request));
+const handler = (request: Request) => handleRestRequest(request);
 
 export {
   handler as DELETE,
