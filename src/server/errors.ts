@@ -13,6 +13,9 @@ export type TrpcCode =
   | "TOO_MANY_REQUESTS"
   | "PAYMENT_REQUIRED"
   | "BAD_GATEWAY"
+  | "SERVICE_UNAVAILABLE"
+  | "TIMEOUT"
+  | "CLIENT_CLOSED_REQUEST"
   | "INTERNAL_SERVER_ERROR";
 
 const TABLE = {
@@ -20,6 +23,11 @@ const TABLE = {
   invalid_query: [400, "BAD_REQUEST", "Invalid query string"],
   invalid_path: [400, "BAD_REQUEST", "Invalid path"],
   malformed_multipart: [400, "BAD_REQUEST", "Malformed multipart body"],
+  malformed_request: [400, "BAD_REQUEST", "Malformed HTTP request"],
+  request_timeout: [408, "TIMEOUT", "Request timeout"],
+  headers_too_large: [431, "BAD_REQUEST", "Request header fields too large"],
+  // The client went away before its request was read whole: nobody receives this answer (nginx's 499).
+  client_closed_request: [499, "CLIENT_CLOSED_REQUEST", "Client closed request"],
   missing_api_key: [401, "UNAUTHORIZED", "Missing API key"],
   invalid_api_key: [401, "UNAUTHORIZED", "Invalid API key"],
   revoked_api_key: [401, "UNAUTHORIZED", "Revoked API key"],
@@ -36,6 +44,8 @@ const TABLE = {
   bank_account_not_verified: [409, "CONFLICT", "Bank account not verified"],
   insufficient_funds: [409, "CONFLICT", "Insufficient funds"],
   currency_locked: [409, "CONFLICT", "Currency cannot change"],
+  // A payment in another currency than its business's is never credited (left pending, logged for review).
+  currency_mismatch: [409, "CONFLICT", "Currency mismatch"],
   provider_not_configured: [409, "CONFLICT", "Payment provider not configured"],
   test_mode_only: [409, "CONFLICT", "Test mode only"],
   amount_mismatch: [422, "UNPROCESSABLE_CONTENT", "Amount mismatch"],
@@ -52,6 +62,8 @@ const TABLE = {
   idempotency_key_reused: [422, "UNPROCESSABLE_CONTENT", "Idempotency key reused"],
   rate_limited: [429, "TOO_MANY_REQUESTS", "Too many requests"],
   internal_error: [500, "INTERNAL_SERVER_ERROR", "Internal error"],
+  // The database is saturated (no connection or transaction in time): shed, with Retry-After.
+  service_unavailable: [503, "SERVICE_UNAVAILABLE", "Service unavailable"],
 } as const satisfies Record<string, readonly [number, TrpcCode, string]>;
 
 export type ErrorCode = keyof typeof TABLE;
@@ -122,5 +134,53 @@ export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   const sqlState = dataExceptionCode(err);
   if (sqlState) return new AppError("validation_failed", "A value in the request cannot be stored or compared");
+  if (isDatabaseBusy(err)) return new AppError("service_unavailable", "We are busy right now: retry in a moment");
   return null;
+}
+
+/** What a 503 `service_unavailable` asks the client to wait (`Retry-After`, seconds). */
+export const RETRY_AFTER_SECONDS = 2;
+
+// Prisma: P2024 no pool connection in time, P2028 a transaction not started (or
+// expired) in time, P1001/P1002 server unreachable or too slow, P1017 connection
+// closed; PostgreSQL class 53 (too many connections, out of memory) and 57P03
+// (starting up); node-postgres's pool timeout.
+const BUSY_PRISMA = new Set(["P2024", "P2028", "P1001", "P1002", "P1017"]);
+const BUSY_MESSAGE = /timeout exceeded when trying to connect|Unable to start a transaction in the given time/i;
+
+/**
+ * True when `err` says the database could not take the request in time (pool
+ * exhausted, transaction not started), not that the request was wrong: the
+ * answer is 503 with Retry-After, never 500.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  for (let e = err, i = 0; typeof e === "object" && e !== null && i < 5; i++) {
+    const o = e as {
+      code?: unknown;
+      message?: unknown;
+      meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+      cause?: unknown;
+    };
+    if (typeof o.code === "string" && BUSY_PRISMA.has(o.code)) return true;
+    const sqlState = o.meta?.driverAdapterError?.cause?.originalCode ?? o.code;
+    if (typeof sqlState === "string" && /^(53[0-9A-Z]{3}|57P03)$/.test(sqlState)) return true;
+    if (typeof o.message === "string" && BUSY_MESSAGE.test(o.message)) return true;
+    e = o.cause;
+  }
+  return false;
+}
+
+/**
+ * True when `err` is Node's error for a request whose client went away before
+ * sending its whole body (`aborted`, ECONNRESET on the IncomingMessage) — an
+ * event of the client's, not a fault of ours. Other ECONNRESETs (the database,
+ * a provider) are not this.
+ */
+export function isClientAbort(err: unknown): boolean {
+  for (let e = err, i = 0; typeof e === "object" && e !== null && i < 5; i++) {
+    const o = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (o.code === "ECONNRESET" && o.message === "aborted") return true;
+    e = o.cause;
+  }
+  return false;
 }

@@ -2,6 +2,7 @@
 // bytes), who may change them, and that another organization's ids are not found.
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
+import { AppError } from "@/server/errors";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { filesOnDisk, JPEG_BYTES, PDF_BYTES, PNG_BYTES, pdfWithPages, storedFileIds, upload } from "@/test/uploads";
 import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "./schemas";
@@ -146,5 +147,42 @@ describe("receipt samples", () => {
     expect(await codeOf(deleteReceiptSample(actor, sample.id))).toBe("forbidden");
     expect((await listReceiptSamples(actor, { limit: 20 })).data.map((r) => r.id)).toEqual([sample.id]);
     expect(await filesOnDisk(org.id)).toHaveLength(1);
+  });
+});
+
+describe("concurrent changes (issue 23)", () => {
+  /** What each of several simultaneous calls ended with: "ok" or its AppError code (anything else fails the test). */
+  const outcomes = async (calls: Promise<unknown>[]) =>
+    (await Promise.allSettled(calls)).map((r) => {
+      if (r.status === "fulfilled") return "ok";
+      expect(r.reason, String(r.reason)).toBeInstanceOf(AppError);
+      return (r.reason as AppError).code;
+    });
+
+  it("10 deletes of one certificate at once: one succeeds, the others are 404 (never a database error)", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    for (let round = 0; round < 3; round++) {
+      const cert = await uploadCertificate(actor, certificateInput());
+      const results = await outcomes([
+        ...Array.from({ length: 10 }, () => deleteCertificate(actor, cert.id)),
+        setCertificateActive(actor, cert.id, toggle(false)),
+      ]);
+      expect(results.slice(0, 10).filter((r) => r === "ok")).toHaveLength(1);
+      expect(results.filter((r) => r !== "ok").every((r) => r === "not_found")).toBe(true);
+    }
+    expect(await storedFileIds(org.id)).toEqual([]);
+    expect(await filesOnDisk(org.id)).toEqual([]);
+  });
+
+  it("10 deletes of one receipt sample at once: one succeeds, the others are 404", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    for (let round = 0; round < 3; round++) {
+      const sample = await uploadReceiptSample(actor, receiptInput());
+      const results = await outcomes(Array.from({ length: 10 }, () => deleteReceiptSample(actor, sample.id)));
+      expect(results.filter((r) => r === "ok")).toHaveLength(1);
+      expect(results.filter((r) => r !== "ok")).toEqual(Array(9).fill("not_found"));
+    }
+    expect(await storedFileIds(org.id)).toEqual([]);
+    expect(await filesOnDisk(org.id)).toEqual([]);
   });
 });

@@ -68,10 +68,12 @@ export async function setCertificateActive(actor: Actor, id: string, input: Upda
     data: { isActive: input.isActive },
   });
   if (count === 0) throw notFound("Certificate");
-  const row = await db.certificate.findFirstOrThrow({
+  // Deleted meanwhile (a concurrent DELETE): 404, like an id that never existed.
+  const row = await db.certificate.findFirst({
     where: { id, organizationId: actor.organizationId },
     include: { file: true },
   });
+  if (!row) throw notFound("Certificate");
   return toCertificate(row);
 }
 
@@ -80,7 +82,10 @@ export async function deleteCertificate(actor: Actor, id: string): Promise<void>
   const file = await db.$transaction(async (tx) => {
     const row = await tx.certificate.findFirst({ where: { id, organizationId: actor.organizationId }, include: { file: true } });
     if (!row) throw notFound("Certificate");
-    await tx.storedFile.delete({ where: { id: row.fileId } }); // the certificate row goes with it (cascade)
+    // The certificate row goes with it (cascade). Of concurrent deletes one removes
+    // it; the others find nothing left to delete and answer 404, never P2025.
+    const { count } = await tx.storedFile.deleteMany({ where: { id: row.fileId, organizationId: actor.organizationId } });
+    if (count === 0) throw notFound("Certificate");
     return row.file;
   });
   await removeFileBytes([file]);
@@ -116,7 +121,8 @@ export async function deleteReceiptSample(actor: Actor, id: string): Promise<voi
       include: { file: true },
     });
     if (!row) throw notFound("Receipt sample");
-    await tx.storedFile.delete({ where: { id: row.fileId } });
+    const { count } = await tx.storedFile.deleteMany({ where: { id: row.fileId, organizationId: actor.organizationId } });
+    if (count === 0) throw notFound("Receipt sample"); // deleted by a concurrent request
     return row.file;
   });
   await removeFileBytes([file]);

@@ -8,7 +8,7 @@ import { assertKeyPermits } from "@/server/actor";
 import { recordApiRequest } from "@/server/analytics/metering";
 import { authenticateApiKey, keyActor, type AuthenticatedKey } from "@/server/api-keys/service";
 import { env } from "@/server/env";
-import { AppError, toAppError } from "@/server/errors";
+import { AppError, isClientAbort, RETRY_AFTER_SECONDS, toAppError } from "@/server/errors";
 import { readMultipart } from "@/server/files/multipart";
 import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
@@ -18,9 +18,9 @@ import { assertSafeInput } from "@/server/text";
 import { wakeWorker } from "@/server/webhooks/worker";
 import type { AnyEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from "./idempotency";
+import { requestHash, runIdempotently } from "./idempotency";
 import { openApiDocument } from "./openapi";
-import { fieldErrors, problemResponse } from "./problem";
+import { fieldErrors, PROBLEM_CONTENT_TYPE, problemBody, problemResponse } from "./problem";
 import { consumeRateLimit, rateLimitHeaders } from "./rate-limit";
 import { responseMismatches } from "./response-check";
 import { createRouter } from "./router";
@@ -195,33 +195,42 @@ async function run(
       errors: [{ path: "Idempotency-Key", message: "Use 1 to 255 characters" }],
     });
   }
-  const claim = await claimIdempotencyKey(
-    key.organizationId,
-    idemKey,
-    requestHash(request.method, new URL(request.url).pathname, rawBody),
-  );
-  if (claim.kind === "replay") {
-    headers.set("Idempotent-Replayed", "true");
-    if (claim.status >= 400) {
-      headers.set("Content-Type", "application/problem+json; charset=utf-8");
-      return new Response(claim.body, { status: claim.status, headers });
+  // The work, the answer stored under the key and nothing else commit together (see idempotency.ts).
+  const hash = requestHash(request.method, new URL(request.url).pathname, rawBody);
+  const outcome = await runIdempotently(key.organizationId, idemKey, hash, async () => {
+    try {
+      const r = await call();
+      return { status: r.status, body: r.body ?? "" };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) {
+        // A refusal is the answer to this request: replay it like a success.
+        return { status: err.status, body: problemBody(err, headers.get("X-Request-Id")!) };
+      }
+      throw err; // rolled back, nothing stored: the client may retry
     }
-    return jsonResponse(claim.status, claim.status === 204 ? null : claim.body, headers);
+  });
+  if (outcome.replayed) headers.set("Idempotent-Replayed", "true");
+  else crashAfterCommitForTests(idemKey);
+  if (outcome.status >= 400) {
+    headers.set("Content-Type", PROBLEM_CONTENT_TYPE);
+    return new Response(outcome.body, { status: outcome.status, headers });
   }
-  try {
-    const r = await call();
-    await completeIdempotencyKey(key.organizationId, idemKey, r.status, r.body ?? "");
-    return jsonResponse(r.status, r.body, headers);
-  } catch (err) {
-    if (err instanceof AppError && err.status < 500) {
-      // A refusal is the answer to this request: replay it like a success.
-      const response = problemResponse(err, headers.get("X-Request-Id")!, headers);
-      const body = await response.clone().text();
-      await completeIdempotencyKey(key.organizationId, idemKey, response.status, body);
-      return response;
-    }
-    await releaseIdempotencyKey(key.organizationId, idemKey).catch(() => {});
-    throw err;
+  return jsonResponse(outcome.status, outcome.status === 204 ? null : outcome.body, headers);
+}
+
+/**
+ * TESTS ONLY (e2e/api/idempotency-crash.spec.ts): with
+ * `CRASH_AFTER_COMMIT_FOR_TESTS=<Idempotency-Key>` the process kills itself
+ * (SIGKILL) right after the request carrying that key has committed, before
+ * it answers — the crash that idempotency must survive. Ignored unless
+ * VALIDATE_RESPONSES is on (itself tests-only) and the key starts with
+ * `crash-after-commit-`, so it cannot act in production by accident.
+ */
+function crashAfterCommitForTests(idemKey: string) {
+  const k = process.env.CRASH_AFTER_COMMIT_FOR_TESTS;
+  if (k && env.VALIDATE_RESPONSES && k === idemKey && k.startsWith("crash-after-commit-")) {
+    logger.warn({ idempotencyKey: idemKey }, "CRASH_AFTER_COMMIT_FOR_TESTS: killing this process after the commit");
+    process.kill(process.pid, "SIGKILL");
   }
 }
 
@@ -231,9 +240,15 @@ export function errorResponse(
   headers: Headers,
   where: { method: string; path: string; route?: string },
 ) {
+  // The client left mid-body: its event, not our fault — the request's own info line (status 499) says so.
+  if (isClientAbort(err)) return problemResponse(new AppError("client_closed_request"), requestId, headers);
   const app = toAppError(err);
   if (app) {
-    if (app !== err) logger.warn({ err, requestId, ...where }, "the database refused a value of the request");
+    if (app.code === "service_unavailable") {
+      // The database is saturated (no free connection in time): shed, the client retries.
+      headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+      logger.warn({ err, requestId, ...where }, "database busy: request shed with 503");
+    } else if (app !== err) logger.warn({ err, requestId, ...where }, "the database refused a value of the request");
     if (app.code === "method_not_allowed" && typeof app.extra.allow === "string") {
       headers.set("Allow", app.extra.allow);
       const { allow: _allow, ...rest } = app.extra;

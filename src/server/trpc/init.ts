@@ -73,7 +73,12 @@ const appErrors = t.middleware(async ({ next, path, ctx, getRawInput, type }) =>
     const app = toAppError(cause);
     if (app) {
       if (app !== cause)
-        logger.warn({ err: cause, requestId: ctx.requestId, path }, "the database refused a value of the request");
+        logger.warn(
+          { err: cause, requestId: ctx.requestId, path },
+          app.code === "service_unavailable"
+            ? "database busy: request shed with 503"
+            : "the database refused a value of the request",
+        );
       throw asTrpcError(app);
     }
   }

@@ -141,6 +141,23 @@ describe("managing webhooks", () => {
     expect(await codeOf(deleteWebhook(actor, created.id))).toBe("not_found");
   });
 
+  it("10 deletes (and a switch) of one webhook at once: one deletes it, the others are 404 (issue 23)", async () => {
+    const { actor } = await ownerWithOrganization();
+    const created = await hook(actor);
+    const settled = await Promise.allSettled([
+      ...Array.from({ length: 10 }, () => deleteWebhook(actor, created.id)),
+      setWebhookStatus(actor, created.id, "disabled"),
+    ]);
+    const codes = settled.map((r) =>
+      r.status === "fulfilled" ? "ok" : ((r.reason as { code?: string }).code ?? String(r.reason)),
+    );
+    expect(codes.slice(0, 10).filter((c) => c === "ok")).toHaveLength(1);
+    expect(
+      codes.filter((c) => c !== "ok").every((c) => c === "not_found"),
+      codes.join(),
+    ).toBe(true);
+  });
+
   it("another organization's webhook and deliveries are not found, and stay as they were", async () => {
     const mine = await ownerWithOrganization();
     const theirs = await ownerWithOrganization();

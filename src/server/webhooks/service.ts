@@ -74,17 +74,20 @@ async function findWebhook(actor: Actor, id: string): Promise<WebhookRow> {
 export async function deleteWebhook(actor: Actor, id: string): Promise<void> {
   assertCan(actor, "admin");
   const row = await findWebhook(actor, id);
-  await db.webhook.deleteMany({ where: { id: row.id, organizationId: actor.organizationId } });
+  // Of concurrent deletes one removes it; the others answer 404.
+  const { count } = await db.webhook.deleteMany({ where: { id: row.id, organizationId: actor.organizationId } });
+  if (count === 0) throw notFound("Webhook");
 }
 
 /** Enables or disables deliveries to a webhook (the business's own switch). */
 export async function setWebhookStatus(actor: Actor, id: string, status: "enabled" | "disabled"): Promise<Webhook> {
   assertCan(actor, "admin");
   const row = await findWebhook(actor, id);
-  const updated = await db.webhook.update({
-    where: { id: row.id },
+  const [updated] = await db.webhook.updateManyAndReturn({
+    where: { id: row.id, organizationId: actor.organizationId },
     data: { status, disabledReason: status === "disabled" ? "Disabled by the business" : null },
   });
+  if (!updated) throw notFound("Webhook"); // deleted meanwhile
   return toWebhook(updated);
 }
 
@@ -149,7 +152,7 @@ export async function sendTestEvent(actor: Actor, id: string): Promise<WebhookDe
 
 /** SPEC §6: a receiver that answers 410 Gone gets nothing more. */
 function disableGone(tx: Tx, webhookId: string) {
-  return tx.webhook.update({
+  return tx.webhook.updateMany({
     where: { id: webhookId },
     data: { status: "disabled", disabledReason: "The receiver answered 410 Gone" },
   });

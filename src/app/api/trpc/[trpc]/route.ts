@@ -1,19 +1,23 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { tracked } from "@/server/lifecycle";
+import { RETRY_AFTER_SECONDS } from "@/server/errors";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 
 export const dynamic = "force-dynamic";
 
 const handler = (req: Request) =>
-  tracked(() =>
-    fetchRequestHandler({
-      endpoint: "/api/trpc",
-      req,
-      router: appRouter,
-      createContext: () => createContext({ headers: req.headers }),
-      responseMeta: ({ ctx }) => ({ headers: ctx?.requestId ? { "X-Request-Id": ctx.requestId } : {} }),
+  fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: () => createContext({ headers: req.headers }),
+    responseMeta: ({ ctx, errors }) => ({
+      headers: {
+        ...(ctx?.requestId ? { "X-Request-Id": ctx.requestId } : {}),
+        // The database was saturated: shed (503), retry shortly.
+        ...(errors.some((e) => e.code === "SERVICE_UNAVAILABLE") ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {}),
+      },
     }),
-  );
+  });
 
 export { handler as GET, handler as POST };
