@@ -31,15 +31,6 @@ const life = (g.__coverdeskLife ??= { draining: false });
 export const isDraining = () => life.draining;
 export const isStarting = () => life.starting === true;
 
-/**
- * Runs `work`. Every HTTP request already counts as in flight at the HTTP
- * server until its answer is sent (see `requestsInFlight`); this wrapper is
- * kept so the routes that call it need not change.
- */
-export async function tracked<T>(work: () => Promise<T>): Promise<T> {
-  return work();
-}
-
 async function drained(): Promise<void> {
   // Connections accepted just before the signal may not have sent their head yet.
   await new Promise((r) => setTimeout(r, 300));

@@ -1,7 +1,6 @@
 // GET /api/export — the dashboard's analytics export (a file), as the signed-in member
 import { handleSessionExport } from "@/server/analytics/session-export";
-import { tracked } from "@/server/lifecycle";
 
 export const dynamic = "force-dynamic";
 
-export const GET = (request: Request) => tracked(() => handleSessionExport(request));
+export const GET = (request: Request) => handleSessionExport(request);
