@@ -8,43 +8,12 @@
 import fs from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
-import zlib from "node:zlib";
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
+import { bombPng } from "../../src/test/png";
 import { BASE_URL, problem } from "../support/api";
 import type { FilePart } from "./_files";
 import { buyPolicy, createPolicyFor, ok, tenantWithClients } from "./_helpers";
-
-function pngChunk(type: string, data: Buffer) {
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  body.copy(out, 4);
-  out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-  return out;
-}
-
-/** The reported file: an 8000 × 8000 RGBA PNG of zeros, 249 KB that decode to 244 MiB (rows streamed through deflate). */
-async function bombPng(): Promise<Buffer> {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(8000, 0);
-  header.writeUInt32BE(8000, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const deflate = zlib.createDeflate({ level: 9 });
-  const parts: Buffer[] = [];
-  deflate.on("data", (c: Buffer) => parts.push(c));
-  const ended = new Promise((resolve) => deflate.on("end", resolve));
-  const row = Buffer.alloc(1 + 8000 * 4);
-  for (let y = 0; y < 8000; y++) deflate.write(row);
-  deflate.end();
-  await ended;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk("IHDR", header),
-    pngChunk("IDAT", Buffer.concat(parts)),
-    pngChunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 /** The bytes the server holds for an organization (disk storage under its DATA_DIR). */
 async function storedBytes(organizationId: string): Promise<string[]> {

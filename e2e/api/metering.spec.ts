@@ -12,12 +12,10 @@
 // between the two: the per-minute buckets both instances add into must sum
 // exactly. The embedded database is owned by one process, so there that test
 // is skipped.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { isDeepStrictEqual as isDeepEqual } from "node:util";
 import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from "@playwright/test";
-import config from "../../playwright.config";
 import { createKey, problem, restClient, unique } from "../support/api";
+import { secondInstance } from "../support/second-instance";
 import { ok, send, tenantWithClients, type HttpMethod } from "./_helpers";
 
 // Specs read loosely-typed JSON and assert on it.
@@ -237,39 +235,15 @@ test.describe("two app instances on one PostgreSQL database", () => {
   // One worker runs the group, so one second instance serves every test of it.
   test.describe.configure({ mode: "serial" });
 
-  let second: ChildProcess | undefined;
-  let stderr = "";
-  const SECOND = `http://127.0.0.1:${SECOND_PORT}`;
+  const second = secondInstance(SECOND_PORT, "E2E_SECOND_PORT");
+  const SECOND = second.base;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    if (await healthy(SECOND)) throw new Error(`port ${SECOND_PORT} already answers: set E2E_SECOND_PORT to a free port`);
-    const webServer = Array.isArray(config.webServer) ? config.webServer[0] : config.webServer;
-    // Started as `npm start` does (Next leaves SIGTERM to the app, which then writes its last counts).
-    second = spawn(
-      process.execPath,
-      [path.join(process.cwd(), "node_modules/next/dist/bin/next"), "start", "-p", String(SECOND_PORT), "-H", "127.0.0.1"],
-      {
-        env: { ...process.env, ...webServer?.env, PORT: String(SECOND_PORT), NEXT_MANUAL_SIG_HANDLE: "true" },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
-    second.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
-    const until = Date.now() + 150_000;
-    while (!(await healthy(SECOND))) {
-      if (second.exitCode !== null) throw new Error(`the second instance exited (${second.exitCode}): ${stderr}`);
-      if (Date.now() > until) throw new Error(`the second instance did not answer /api/health: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await second.start();
   });
 
-  test.afterAll(async () => {
-    if (!second || second.exitCode !== null) return;
-    const exited = new Promise((r) => second!.once("exit", r));
-    second.kill("SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-    if (second.exitCode === null) second.kill("SIGKILL");
-  });
+  test.afterAll(() => second.stop());
 
   test("half the requests to each instance: the buckets both add into sum exactly", async () => {
     const t = await tenantWithClients();
@@ -345,12 +319,3 @@ test.describe("two app instances on one PostgreSQL database", () => {
     expect(Date.now() - revokedAt).toBeLessThanOrEqual(6_000);
   });
 });
-
-async function healthy(base: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) });
-    return res.ok;
-  } catch {
-    return false;
-  }
-}

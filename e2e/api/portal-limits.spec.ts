@@ -11,13 +11,11 @@
 //   request no longer looks the email up: the mail worker decides).
 // On PostgreSQL (`npm run test:e2e:pg`) a second instance of the built app is
 // started on the same database: one client's limit is one count across both.
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import http from "node:http";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import config from "../../playwright.config";
 import { BASE_URL, unique } from "../support/api";
+import { secondInstance } from "../support/second-instance";
 import { buyPolicy, createPolicyFor, tenantWithClients } from "./_helpers";
 import { mailboxOf, waitForMailbox } from "./_mail";
 
@@ -260,45 +258,17 @@ test("asking for a code takes as long for an email with cover as for one without
 
 // ---- Two instances on one PostgreSQL database ----------------------------------------------
 
-const healthy = (base: string) =>
-  fetch(`${base}/api/health`)
-    .then((r) => r.ok)
-    .catch(() => false);
-
 test.describe("two app instances on one PostgreSQL database", () => {
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
-  let second: ChildProcess | undefined;
-  let stderr = "";
-  const SECOND = `http://127.0.0.1:${SECOND_PORT}`;
+  const second = secondInstance(SECOND_PORT, "E2E_PORTAL_SECOND_PORT", { APP_URL: BASE_URL });
+  const SECOND = second.base;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    if (await healthy(SECOND)) throw new Error(`port ${SECOND_PORT} already answers: set E2E_PORTAL_SECOND_PORT to a free port`);
-    const webServer = Array.isArray(config.webServer) ? config.webServer[0] : config.webServer;
-    second = spawn(
-      process.execPath,
-      [path.join(process.cwd(), "node_modules/next/dist/bin/next"), "start", "-p", String(SECOND_PORT), "-H", "127.0.0.1"],
-      {
-        env: { ...process.env, ...webServer?.env, APP_URL: BASE_URL, PORT: String(SECOND_PORT), NEXT_MANUAL_SIG_HANDLE: "true" },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
-    second.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
-    const until = Date.now() + 150_000;
-    while (!(await healthy(SECOND))) {
-      if (second.exitCode !== null) throw new Error(`the second instance exited (${second.exitCode}): ${stderr}`);
-      if (Date.now() > until) throw new Error(`the second instance did not answer /api/health: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    await second.start();
   });
 
-  test.afterAll(async () => {
-    if (!second || second.exitCode !== null) return;
-    const exited = new Promise((r) => second!.once("exit", r));
-    second.kill("SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-    if (second.exitCode === null) second.kill("SIGKILL");
-  });
+  test.afterAll(() => second.stop());
 
   test("one client's code requests count once across both instances: 30 in all, then 429 at either", async () => {
     const { organizationId } = await tenantWithClients();

@@ -4,44 +4,19 @@
 // server's reasons show (415 for a text file called .png, 409 past five), and
 // "Add files" stops at five. Filing a claim takes files too: uploaded right
 // after the claim is made, and a refused one leaves the claim filed, said so.
-import zlib from "node:zlib";
 import { expect, test, type FileChooser, type Locator, type Page } from "@playwright/test";
+import { rgbPng } from "../../src/test/png";
 import { pdfFile, pngPart } from "../api/_files";
 import { createPolicyFor, joinTeam, ok, tenantWithClients } from "../api/_helpers";
 import { unique } from "../support/api";
 import { checkPage, FIRST_LOAD, signedInPage } from "../support/screens";
 
 /** A real `width`×`height` PNG: sky over grass with a red box (something to see in the screenshots). */
-function photoPng(width = 240, height = 160): Buffer {
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) {
-      const box = x > width * 0.35 && x < width * 0.65 && y > height * 0.3 && y < height * 0.75;
-      const [r, g, b] = box ? [200, 40, 40] : y < height * 0.6 ? [120, 180, 230] : [70, 150, 70];
-      row.set([r, g, b], 1 + x * 3);
-    }
-    rows.push(row);
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(Buffer.concat(rows))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+const photoPng = (width = 240, height = 160) =>
+  rgbPng(width, height, (x, y) => {
+    const box = x > width * 0.35 && x < width * 0.65 && y > height * 0.3 && y < height * 0.75;
+    return box ? [200, 40, 40] : y < height * 0.6 ? [120, 180, 230] : [70, 150, 70];
+  });
 
 const TEXT_AS_PNG = { name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not an image, just notes\n") };
 

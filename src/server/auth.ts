@@ -14,6 +14,7 @@ import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { AppError, isClientAbort, toAppError } from "@/server/errors";
+import { isJsonContentType, readBytes } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import {
   forgetResetLinks,
@@ -156,27 +157,6 @@ export function getAuth(): Auth {
   return (g.__coverdeskAuth ??= createAuth());
 }
 
-/** The auth routes' body, never more than API_MAX_BODY_BYTES of it in memory (413 beyond). */
-async function readAuthBody(request: Request): Promise<Buffer<ArrayBuffer>> {
-  const limit = env.API_MAX_BODY_BYTES;
-  const tooLarge = () => new AppError("payload_too_large", `The body is over ${limit} bytes`);
-  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge();
-  const reader = request.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
  * The request as better-auth may see it: 422 `validation_failed` for a NUL or
  * a lone surrogate in a path segment, a query value or a body string (raw or
@@ -197,7 +177,7 @@ async function checkedAuthRequest(request: Request): Promise<Request> {
   for (const [k, v] of url.searchParams) query[k] = v;
   assertSafeInput(query, "query");
   if (!request.body || request.method === "GET" || request.method === "HEAD") return request;
-  const bytes = await readAuthBody(request);
+  const bytes = await readBytes(request, env.API_MAX_BODY_BYTES);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -206,7 +186,7 @@ async function checkedAuthRequest(request: Request): Promise<Request> {
   }
   assertSafeInput(text, "body");
   const type = request.headers.get("content-type") ?? "";
-  if (/^application\/(.+\+)?json\b/i.test(type)) {
+  if (isJsonContentType(request)) {
     let value: unknown;
     try {
       value = JSON.parse(text);

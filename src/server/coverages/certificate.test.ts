@@ -1,7 +1,6 @@
 // Certificates of insurance: numbers (unique, of the format, unrelated to
 // each other), the PDF's content read back with a PDF text extractor, and the
 // public check behind /verify/<number>.
-import zlib from "node:zlib";
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream } from "pdf-lib";
 import sharp from "sharp";
 import { extractText, getDocumentProxy } from "unpdf";
@@ -10,6 +9,7 @@ import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { withStoredFiles } from "@/server/files/service";
+import { bombPng } from "@/test/png";
 import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
 import { initializePayment } from "@/server/payments/service";
@@ -92,29 +92,6 @@ async function setLogoFile(organizationId: string, bytes: Buffer) {
   await withStoredFiles(organizationId, [upload("logo", bytes, "logo.png")], (tx, [file]) =>
     tx.organization.update({ where: { id: organizationId }, data: { logoFileId: file!.id } }),
   );
-}
-
-/** An 8000 × 8000 RGBA PNG of zeros (249 KB; 244 MiB decoded). */
-function bombPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(8000, 0);
-  header.writeUInt32BE(8000, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  // The pixel data need not be there: the header alone must keep it from any decoder.
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(Buffer.alloc(1 + 8000 * 4))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
 }
 
 /** The image XObjects a PDF holds, each with its soft mask's size (masks not listed apart). */
@@ -311,7 +288,7 @@ describe("certificatePdf", () => {
     ]);
 
     // 8000 × 8000 (the decompression bomb): over the limits by its header, so never decoded — the certificate goes without it.
-    await setLogoFile(org.id, bombPng());
+    await setLogoFile(org.id, await bombPng());
     const t = performance.now();
     const without = await certificatePdf(org.id, coverage.id);
     expect(performance.now() - t).toBeLessThan(3000);

@@ -4,31 +4,14 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors";
+import { pngClaiming } from "@/test/png";
 import { pdfImage, shrinkLogo } from "./images";
 import { readMultipart } from "./multipart";
 import { imageHeader, imageRefusal, MAX_IMAGE_DECODED_BYTES, MAX_IMAGE_EDGE } from "./sniff";
 
 /** A PNG whose header says `width` × `height` (colour type and depth as given) over a tiny IDAT: only the header matters here. */
-function pngHeaderOnly(width: number, height: number, colorType = 6, bitDepth = 8): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([bitDepth, colorType, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", zlib.deflateSync(Buffer.alloc(16))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+const pngHeaderOnly = (width: number, height: number, colorType = 6, bitDepth = 8) =>
+  pngClaiming(width, height, { colorType, bitDepth });
 
 /** A baseline JPEG's header says its size in SOF0; rewrite it to claim `width` × `height`. */
 async function jpegClaiming(width: number, height: number, progressive = false): Promise<Buffer> {

@@ -7,6 +7,7 @@
 import zlib from "node:zlib";
 import { promisify } from "node:util";
 import sharp, { type SharpOptions } from "sharp";
+import { limiter } from "@/server/concurrency";
 import { validationError } from "@/server/errors";
 import { MAX_IMAGE_EDGE } from "./sniff";
 
@@ -25,21 +26,8 @@ const SHARP_OPTIONS: SharpOptions = {
 // No cache of decoded images between requests: each logo is decoded once, at upload.
 sharp.cache(false);
 
-const MAX_AT_ONCE = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** Runs `fn` when fewer than MAX_AT_ONCE decodes are under way. */
-async function decoding<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+/** Decodes under way at once, at most. */
+const decoding = limiter(2);
 
 const undecodable = () =>
   validationError([{ path: "file", message: "Choose an image that is not damaged: it could not be opened" }]);

@@ -4,6 +4,7 @@
 // thread with a time and memory limit, at most two at a time, and a file that
 // cannot be counted in time is still accepted — its page count is unknown.
 import { Worker } from "node:worker_threads";
+import { limiter } from "@/server/concurrency";
 import { logger } from "@/server/logger";
 
 const TIME_LIMIT_MS = 3_000;
@@ -18,19 +19,7 @@ PDFDocument.load(workerData, { ignoreEncryption: true, updateMetadata: false, th
   .catch(() => parentPort.postMessage(null));
 `;
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await fn();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const slot = limiter(MAX_PARALLEL);
 
 function countInWorker(bytes: Uint8Array, timeLimitMs: number): Promise<number | null> {
   return new Promise((resolve) => {

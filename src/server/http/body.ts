@@ -14,10 +14,10 @@ export function assertDeclaredLength(request: Request, limit: number): void {
   if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge(limit);
 }
 
-/** The body as text, never more than `limit` bytes of it in memory. */
-export async function readText(request: Request, limit: number): Promise<string> {
+/** The body's bytes, never more than `limit` of them in memory (413 beyond, whether or not a Content-Length was sent). */
+export async function readBytes(request: Request, limit: number): Promise<Buffer<ArrayBuffer>> {
   assertDeclaredLength(request, limit);
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -31,7 +31,12 @@ export async function readText(request: Request, limit: number): Promise<string>
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** The body as text, never more than `limit` bytes of it in memory. */
+export async function readText(request: Request, limit: number): Promise<string> {
+  return (await readBytes(request, limit)).toString("utf8");
 }
 
 /**

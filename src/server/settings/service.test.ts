@@ -1,7 +1,6 @@
 // Settings against a real database: defaults, merge semantics, tenancy, roles.
 import fs from "node:fs/promises";
 import path from "node:path";
-import zlib from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
@@ -10,6 +9,7 @@ import { AppError, type ErrorCode } from "@/server/errors";
 import { filesDir } from "@/server/files/disk";
 import { openFile, withStoredFiles } from "@/server/files/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { bombPng } from "@/test/png";
 import { filesOnDisk, PDF_BYTES, storedFileIds, upload } from "@/test/uploads";
 import { UpdateSettingsInput, UploadLogoInput } from "./schemas";
 import { getSettings, removeLogo, setLogo, updateSettings } from "./service";
@@ -24,36 +24,6 @@ async function image(width: number, height: number, format: "png" | "jpeg" = "pn
 }
 const PNG_BYTES = () => image(4, 4);
 const JPEG_BYTES = () => image(4, 4, "jpeg");
-
-/** An 8000 × 8000 RGBA PNG of zeros: 249 KB that decode to 244 MiB (the reported decompression bomb). */
-async function bombPng(): Promise<Buffer> {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(8000, 0);
-  header.writeUInt32BE(8000, 4);
-  header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
-  const deflate = zlib.createDeflate({ level: 9 });
-  const parts: Buffer[] = [];
-  deflate.on("data", (c: Buffer) => parts.push(c));
-  const ended = new Promise((resolve) => deflate.on("end", resolve));
-  const row = Buffer.alloc(1 + 8000 * 4);
-  for (let y = 0; y < 8000; y++) deflate.write(row);
-  deflate.end();
-  await ended;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", Buffer.concat(parts)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 /** The bytes kept for the organization's logo. */
 async function keptLogo(organizationId: string): Promise<Buffer> {
