@@ -493,10 +493,10 @@ test("a client leaving mid-upload is an info line; every line the server writes 
       entries.filter((e) => e.level >= 50),
       server.output(),
     ).toEqual([]);
-    // Each abandoned upload: its one request line, at info (499 for a JSON body, 400 for an interrupted multipart one).
+    // Each abandoned upload, JSON or multipart: its one request line, at info, 499.
     const aborted = entries.filter((e) => e.msg === "request" && e.route !== "/business/analytics/export");
     expect(aborted.map((e) => [e.level, e.route, e.status]).sort()).toEqual([
-      [30, "/business/documents/certificates", 400],
+      [30, "/business/documents/certificates", 499],
       [30, "/business/policies", 499],
     ]);
     expect(entries.filter((e) => (e as { component?: string }).component === "better-auth").map((e) => [e.level, e.msg])).toEqual(

@@ -132,6 +132,8 @@ export function dataExceptionCode(err: unknown): string | null {
  */
 export function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
+  // The client left mid-body (every route: REST, tRPC, checkout, portal): 499, an info line, not an error.
+  if (isClientAbort(err)) return new AppError("client_closed_request");
   const sqlState = dataExceptionCode(err);
   if (sqlState) return new AppError("validation_failed", "A value in the request cannot be stored or compared");
   if (isDatabaseBusy(err)) return new AppError("service_unavailable", "We are busy right now: retry in a moment");

@@ -323,7 +323,7 @@ describe("concurrent changes of one key", () => {
     await expectAppError(authenticateApiKey(created.key, 0), "invalid_api_key");
   });
 
-  it("one after another: a key changed less than REGENERATE_GAP_MS ago → 409 conflict, after it → a new secret", async () => {
+  it("one after another: a key regenerated less than REGENERATE_GAP_MS ago → 409 conflict, after it → a new secret", async () => {
     const { actor } = await ownerWithOrganization();
     const created = await createApiKey(actor, { name: "Rotated twice", permissions: ["read"] });
     const first = await regenerateApiKey(actor, created.id);
@@ -331,10 +331,19 @@ describe("concurrent changes of one key", () => {
     await expectAppError(regenerateApiKey(actor, created.id), "conflict");
     expect(await rowOf(created.id)).toEqual(before);
     // As if the second request came REGENERATE_GAP_MS later.
-    const later = new Date(before.updatedAt.getTime() + REGENERATE_GAP_MS);
+    const later = new Date(before.regeneratedAt!.getTime() + REGENERATE_GAP_MS);
     const second = await regenerateApiKey(actor, created.id, later);
     expect(second.key).not.toBe(first.key);
     expect((await authenticateApiKey(second.key, 0)).id).toBe(created.id);
+  });
+
+  it("a rename does not hold back a regenerate right after it", async () => {
+    const { actor } = await ownerWithOrganization();
+    const created = await createApiKey(actor, { name: "Renamed", permissions: ["read"] });
+    await updateApiKey(actor, created.id, { name: "Renamed again" });
+    const regenerated = await regenerateApiKey(actor, created.id);
+    expect(regenerated.name).toBe("Renamed again");
+    expect((await authenticateApiKey(regenerated.key, 0)).id).toBe(created.id);
   });
 
   it("a regenerate racing a revoke never answers a working secret for a revoked key", async () => {

@@ -82,7 +82,9 @@ async function lostRace(actor: Actor, row: ApiKeyRow, what: "changed" | "regener
   if (now.status === "revoked") return new AppError("invalid_state", `A revoked key cannot be ${what}`);
   return new AppError(
     "conflict",
-    `This key was regenerated or changed moments ago by another request: list the keys to see it, and regenerate it again after ${REGENERATE_GAP_MS / 1000} seconds if you still need a new secret`,
+    what === "regenerated"
+      ? `This key was regenerated moments ago by another request: list the keys to see it, and regenerate it again after ${REGENERATE_GAP_MS / 1000} seconds if you still need a new secret`
+      : "This key was changed by another request at the same time: list the keys to see it, and retry",
   );
 }
 
@@ -127,11 +129,10 @@ export const REGENERATE_GAP_MS = 2_000;
  * Of a burst of regenerates of one key exactly one wins and answers the new
  * value; the others change nothing and answer 409 `conflict`. The write is a
  * compare-and-set under the row's lock: only if the key still has the secret
- * this request read, and was not changed (regenerated, renamed — `updatedAt`,
- * which using a key does not touch) since its creation or for
- * REGENERATE_GAP_MS before this request began. Only a hash is stored, so the
- * losers cannot be handed the winner's secret — and a value that was never
- * stored must never be answered.
+ * this request read, and its secret was not replaced (`regeneratedAt`) within
+ * REGENERATE_GAP_MS before this request began — a rename does not count.
+ * Only a hash is stored, so the losers cannot be handed the winner's secret —
+ * and a value that was never stored must never be answered.
  */
 export async function regenerateApiKey(actor: Actor, id: string, begunAt = new Date()): Promise<ApiKeyWithSecret> {
   assertCan(actor, "admin");
@@ -143,9 +144,9 @@ export async function regenerateApiKey(actor: Actor, id: string, begunAt = new D
       id: row.id,
       keyHash: row.keyHash,
       status: "active",
-      OR: [{ updatedAt: row.createdAt }, { updatedAt: { lte: new Date(begunAt.getTime() - REGENERATE_GAP_MS) } }],
+      OR: [{ regeneratedAt: null }, { regeneratedAt: { lte: new Date(begunAt.getTime() - REGENERATE_GAP_MS) } }],
     },
-    data: { keyHash: hashApiKey(key), prefix: keyPrefix(key), updatedAt: new Date() },
+    data: { keyHash: hashApiKey(key), prefix: keyPrefix(key), regeneratedAt: new Date() },
   });
   if (!updated) throw await lostRace(actor, row, "regenerated");
   forgetApiKeys();
@@ -284,7 +285,7 @@ function touchLastUsed(id: string, lastUsedAt: Date | null) {
   if (now - (touched.get(id) ?? 0) < TOUCH_EVERY_MS) return;
   touched.set(id, now);
   if (touched.size > 10_000) touched.clear();
-  // Raw, so that updatedAt keeps meaning "the key itself changed" (regenerate compares it).
+  // Raw, so that updatedAt keeps meaning "the key itself changed", not "it was used".
   void db.$executeRaw`
     UPDATE api_key SET "lastUsedAt" = ${new Date(now)}
     WHERE id = ${id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${new Date(now - TOUCH_EVERY_MS)})`.catch(() =>

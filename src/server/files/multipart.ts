@@ -8,7 +8,7 @@
 import { M } from "@/lib/messages";
 import crypto from "node:crypto";
 import busboy from "busboy";
-import { AppError, validationError } from "@/server/errors";
+import { AppError, isClientAbort, validationError } from "@/server/errors";
 import { sanitizeFileName } from "./file-name";
 import { imageRefusal, sniffContentType, type AllowedContentType } from "./sniff";
 
@@ -112,8 +112,13 @@ export async function readMultipart(
           if (total > maxTotal) return fail(new AppError("payload_too_large", `The body is over ${maxTotal} bytes`));
           if (!parser.write(value)) await Promise.race([new Promise((r) => parser.once("drain", r)), stopped]);
         }
-      } catch {
-        fail(new AppError("malformed_multipart", "The upload was interrupted"));
+      } catch (err) {
+        // The client leaving mid-upload is its own event (499), not a malformed body.
+        fail(
+          isClientAbort(err)
+            ? new AppError("client_closed_request")
+            : new AppError("malformed_multipart", "The upload was interrupted"),
+        );
       } finally {
         if (settled) await reader.cancel().catch(() => {});
       }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "api_key" ADD COLUMN     "regeneratedAt" TIMESTAMP(3);
