@@ -5,7 +5,7 @@
 import { unique } from "../support/api";
 import { samplePdfPart } from "../support/files";
 import { fileAnswer, uploadCertificate, uploadReceiptSample } from "./_files";
-import { buyPolicy, createPolicyFor, joinTeam, listAll, ok, type Receiver, type tenantWithClients } from "./_helpers";
+import { buyPolicy, createPolicyFor, joinTeam, listAll, ok, otherSide, type Receiver, type tenantWithClients } from "./_helpers";
 
 export type Tenant = Awaited<ReturnType<typeof tenantWithClients>>;
 export interface Made {
@@ -23,16 +23,21 @@ const findIn = async (t: Tenant, list: string, id: string, field = "id") => {
   return found;
 };
 
+/** Who builds the team's records: the tenant's own keys, or for a test tenant its live side (a test key never changes the team). */
+const teamAdmin = async (t: Tenant) => (t.mode === "test" ? otherSide(t, "live") : t);
+
 /** One factory per record kind a path parameter can name, keyed by the path template up to that parameter. */
 export const factories: Record<string, Factory> = {
   "/organizations/{accountID}": async (t) => ({ id: t.organizationId, read: () => get(t, `/organizations/${t.organizationId}`) }),
   "/organizations/{accountID}/members/{memberId}": async (t) => {
-    const { memberId } = await joinTeam(t, "MEMBER");
+    const { memberId } = await joinTeam(await teamAdmin(t), "MEMBER");
     return { id: memberId, read: () => findIn(t, `/organizations/${t.organizationId}/members`, memberId) };
   },
   "/organizations/{accountID}/invitations/{invitationId}": async (t) => {
     const inv = await ok(
-      await t.write.post(`organizations/${t.organizationId}/invite`, {
+      await (
+        await teamAdmin(t)
+      ).write.post(`organizations/${t.organizationId}/invite`, {
         data: { email: `m-${unique()}@example.test`, role: "MEMBER" },
       }),
       201,

@@ -1,5 +1,8 @@
-// REST: /organizations — user-scoped: the key acts as its creator, on the
-// organizations that user belongs to; any other organization is a 404.
+// REST: /organizations — the key acts as its creator, with the creator's role,
+// on the key's own organization only: any other organization's id is a 404,
+// whatever the creator's role there (SPEC §2). The list and the switch of the
+// dashboard's organization cover all of the creator's organizations; only a
+// live key creates one, and a test key reads the profile but never changes it.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { problem } from "../support/api";
 import {
@@ -63,7 +66,18 @@ test.describe("POST /organizations", () => {
 
     const ids = (await listAll(t.read, "organizations")).map((o) => o.id);
     expect(ids).toEqual([org.id, t.organizationId]);
-    expect(await ok(await t.read.get(`organizations/${org.id}`))).toEqual(org);
+    // The key stays bound to its own organization: the new one is its creator's, not the key's.
+    await problem(await t.read.get(`organizations/${org.id}`), 404, "not_found");
+    expect((await currentOrganization(t.account)).id).toBe(org.id);
+  });
+
+  test("a test key → 403 forbidden, nothing created", async () => {
+    const t = await tenantWithClients(undefined, "test");
+    const before = (await listAll(t.read, "organizations")).map((o) => o.id);
+    const res = await t.write.post("organizations", { data: orgInput() });
+    const body = await problem(res, 403, "forbidden");
+    expect(body.detail).toBe("Test keys cannot change the live account");
+    expect((await listAll(t.read, "organizations")).map((o) => o.id)).toEqual(before);
   });
 
   test("phone and address are optional; currency defaults to NGN", async () => {
@@ -111,6 +125,15 @@ test.describe("GET /organizations/{accountID}", () => {
     await problem(await a.read.get(`organizations/${b.organizationId}`), 404, "not_found");
     await problem(await a.read.get("organizations/no-such-org"), 404, "not_found");
   });
+
+  test("a test key reads its account's profile", async () => {
+    const t = await tenantWithClients("Test Side Ltd", "test");
+    expect(await ok(await t.read.get(`organizations/${t.organizationId}`))).toMatchObject({
+      id: t.organizationId,
+      name: "Test Side Ltd",
+      role: "OWNER",
+    });
+  });
 });
 
 test.describe("PUT /organizations/{accountID}", () => {
@@ -132,13 +155,26 @@ test.describe("PUT /organizations/{accountID}", () => {
     expect(await ok(await t.read.get(`organizations/${t.organizationId}`))).toEqual(updated);
   });
 
-  test("can update another organization of the same user (user-scoped)", async () => {
+  test("another organization of the same user (OWNER there too) → 404, unchanged: a key changes only its own", async () => {
     const t = await tenantWithClients();
     const second = await createOrg(t.write);
-    const updated = await ok(await t.write.put(`organizations/${second.id}`, { data: { address: "2 Broad St" } }));
-    expect(updated).toMatchObject({ id: second.id, address: "2 Broad St", name: second.name });
-    // The key's own organization is untouched.
-    expect((await ok(await t.read.get(`organizations/${t.organizationId}`))).address).toBeNull();
+    await problem(await t.write.put(`organizations/${second.id}`, { data: { address: "2 Broad St" } }), 404, "not_found");
+    // The second organization (the creator's active one since it was made) is unchanged.
+    const current = await currentOrganization(t.account);
+    expect(current.id).toBe(second.id);
+    expect((current as { address?: string | null }).address).toBe(second.address);
+  });
+
+  test("a test key → 403 forbidden, unchanged", async () => {
+    const t = await tenantWithClients(undefined, "test");
+    const before = await ok(await t.read.get(`organizations/${t.organizationId}`));
+    const body = await problem(
+      await t.write.put(`organizations/${t.organizationId}`, { data: { name: "Renamed by a test key" } }),
+      403,
+      "forbidden",
+    );
+    expect(body.detail).toBe("Test keys cannot change the live account");
+    expect(await ok(await t.read.get(`organizations/${t.organizationId}`))).toEqual(before);
   });
 
   test("another user's organization → 404, unchanged", async () => {
@@ -178,7 +214,10 @@ test.describe("PUT /organizations/{accountID}", () => {
     // The policies follow: nothing was sold in the old currency.
     expect((await ok(await t.read.get(`business/policies/${policy.id}`))).currency).toBe("USD");
 
-    await ok(await t.write.post("payments/initialize", { data: { amount: 20, policyId: policy.id, email: "a@example.test" } }), 201);
+    await ok(
+      await t.write.post("payments/initialize", { data: { amount: 20, policyId: policy.id, email: "a@example.test" } }),
+      201,
+    );
     const before = await ok(await t.read.get(path));
     const locked = await problem(await t.write.put(path, { data: { currency: "EUR", name: "Renamed" } }), 409, "currency_locked");
     expect(locked.detail).toContain("The currency stays USD");

@@ -35,6 +35,15 @@ const unknownId = () => `zz${unique()}${unique()}`;
 const MODES = ["live", "test"] as const;
 const describeAnswer = (a: Answer) => `${a.status} ${a.text.slice(0, 300)}`;
 
+/**
+ * A test key changing what live shares — the team and invitations under its
+ * own organization — is refused before any record is looked up: 403
+ * `forbidden` (SPEC §2; the permission step comes before the record's 404).
+ * Another organization's id is a 404 all the same.
+ */
+const refusedToTestKeys = (mode: (typeof MODES)[number], op: Operation, ownAccount: boolean) =>
+  mode === "test" && op.method !== "GET" && op.path.startsWith("/organizations/{accountID}") && ownAccount;
+
 /** The operation's body, if any (JSON, or a form with a real PDF in each file field): every field the schema declares. */
 function bodyFor(api: ApiDocument, op: Operation) {
   return sampleBody(api.doc, op, { rich: true, tag: unique() });
@@ -211,7 +220,8 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
           const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, i) => [name, used[i]!.id])));
           const res = await sendValid(api, op, path, a.writeKey);
           const label = `${op.method} ${op.path} with ${kinds.map(({ name }, i) => `${name} of ${fromB[i] ? "B" : "A"}`).join(", ")}`;
-          const m = mismatch(res, 404, "not_found", op.method);
+          const refused = refusedToTestKeys(mode, op, kinds[0]?.name === "accountID" && !fromB[0]);
+          const m = refused ? mismatch(res, 403, "forbidden", op.method) : mismatch(res, 404, "not_found", op.method);
           if (m) failures.push(`${label}: ${m}`);
           const after = await Promise.all(foreign.map((r) => r.read()));
           if (JSON.stringify(after) !== JSON.stringify(before)) {
@@ -236,7 +246,9 @@ test.describe("security matrix (every operation of /api/v1/openapi.json)", () =>
         for (let i = 0; i < kinds.length; i++) {
           const values = await Promise.all(kinds.map(async ({ kind }, j) => (i === j ? unknownId() : (await make(kind)).id)));
           const path = fillPath(op.path, Object.fromEntries(kinds.map(({ name }, j) => [name, values[j]!])));
-          const m = mismatch(await sendValid(api, op, path, a.writeKey), 404, "not_found", op.method);
+          const res = await sendValid(api, op, path, a.writeKey);
+          const refused = refusedToTestKeys(mode, op, kinds[0]?.name === "accountID" && i !== 0);
+          const m = refused ? mismatch(res, 403, "forbidden", op.method) : mismatch(res, 404, "not_found", op.method);
           if (m) failures.push(`${op.method} ${op.path} with an unknown ${kinds[i]!.name}: ${m}`);
           checked++;
         }

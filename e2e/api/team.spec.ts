@@ -1,6 +1,7 @@
-// REST: team management under /organizations/{accountID} (user-scoped: the key
-// acts as its creator, with the creator's role there), plus the dashboard's
-// tRPC team procedures and the acceptance of the mailed link.
+// REST: team management under /organizations/{accountID} (the key's own
+// organization only, acting as its creator with the creator's role there; a
+// test key reads the team but never changes it), plus the dashboard's tRPC
+// team procedures and the acceptance of the mailed link.
 import { expect, test } from "@playwright/test";
 import { BASE_URL, problem } from "../support/api";
 import {
@@ -523,15 +524,34 @@ test.describe("read-only key → 403 insufficient_permissions on every mutation;
   }
 });
 
-test.describe("a MEMBER's key (user-scoped: their role there) → 403 forbidden on every team endpoint", () => {
+test.describe("a key whose creator is now a MEMBER (their role now) → 403 forbidden on every team endpoint", () => {
   for (const op of OPERATIONS) {
     test(`${op.method} ${op.name}`, async () => {
       const { t, ids } = await populated();
-      // Someone with their own organization and key, who joins t's as MEMBER.
-      const outsider = await tenantWithClients();
-      await joinTeam(t, "MEMBER", outsider.account);
+      // An ADMIN makes a key in t's organization, then is demoted: the key acts with the role they have now.
+      const admin = await joinTeam(t, "ADMIN");
+      const key = await createKey(admin.account, ["read", "write"]);
+      expect(key.organizationId).toBe(t.organizationId);
+      await ok(await t.write.put(`organizations/${t.organizationId}/members/${admin.memberId}`, { data: { role: "MEMBER" } }));
       const before = await teamSnapshot(t.write, t.organizationId);
-      await problem(await send(outsider.write, op.method, op.path(t.organizationId, ids), op.body), 403, "forbidden");
+      await problem(await send(await restClient(key.key), op.method, op.path(t.organizationId, ids), op.body), 403, "forbidden");
+      expect(await teamSnapshot(t.write, t.organizationId)).toEqual(before);
+    });
+  }
+});
+
+test.describe("a test key reads the team and is refused every change (403 forbidden), nothing changes", () => {
+  for (const op of OPERATIONS) {
+    test(`${op.method} ${op.name}`, async () => {
+      const { t, ids } = await populated();
+      const testKey = await createKey(t.account, ["read", "write"], `test-${op.name}`, "test");
+      const client = await restClient(testKey.key);
+      const before = await teamSnapshot(t.write, t.organizationId);
+      const res = await send(client, op.method, op.path(t.organizationId, ids), op.body);
+      if (op.write) {
+        const body = await problem(res, 403, "forbidden");
+        expect(body.detail).toBe("Test keys cannot change the live account");
+      } else await ok(res);
       expect(await teamSnapshot(t.write, t.organizationId)).toEqual(before);
     });
   }
@@ -541,6 +561,15 @@ test.describe("another organization → 404, nothing changes", () => {
   for (const op of OPERATIONS) {
     test(`${op.method} ${op.name}: an organization the key's creator is not in`, async () => {
       const [{ t: b, ids }, a] = await Promise.all([populated(), tenantWithClients()]);
+      const before = await teamSnapshot(b.write, b.organizationId);
+      await problem(await send(a.write, op.method, op.path(b.organizationId, ids), op.body), 404, "not_found");
+      expect(await teamSnapshot(b.write, b.organizationId)).toEqual(before);
+    });
+
+    test(`${op.method} ${op.name}: an organization the key's creator is an ADMIN of, but not the key's own`, async () => {
+      const [{ t: b, ids }, a] = await Promise.all([populated(), tenantWithClients()]);
+      // a's owner joins b as ADMIN: a's key still acts on a's organization only (the hole of issue 24).
+      await joinTeam(b, "ADMIN", a.account);
       const before = await teamSnapshot(b.write, b.organizationId);
       await problem(await send(a.write, op.method, op.path(b.organizationId, ids), op.body), 404, "not_found");
       expect(await teamSnapshot(b.write, b.organizationId)).toEqual(before);

@@ -1,5 +1,7 @@
-// The /organizations endpoints are user-scoped: they act as the key's creator,
-// on any organization that user belongs to, with the user's role there.
+// The /organizations endpoints act as the key's creator, with the creator's
+// role, on the key's own organization only (another id → 404); the list and
+// the switch of the dashboard's organization cover all of the creator's
+// organizations, and only live keys create one (see ../user-scope.ts).
 import { z } from "@/lib/messages";
 import { CreateOrganizationInput, Organization, OrganizationList, UpdateOrganizationInput } from "@/server/organizations/schemas";
 import {
@@ -11,7 +13,7 @@ import {
 } from "@/server/organizations/service";
 import { PageQuery } from "@/server/pagination";
 import { endpoint } from "../endpoint";
-import { creatorActor, creatorOf } from "../user-scope";
+import { assertLiveKey, creatorActor, creatorOf, ownOrganization } from "../user-scope";
 
 const tag = "Organizations";
 export const AccountParam = z.object({ accountID: z.string().min(1).max(100) });
@@ -23,13 +25,16 @@ export const organizationEndpoints = [
     path: "/organizations",
     operationId: "createOrganization",
     summary: "Create an organization",
-    description: "Creates an organization with the key's creator as its OWNER.",
+    description: "Creates an organization with the key's creator as its OWNER. Live keys only (a test key → 403 `forbidden`).",
     tag,
     permission: "write",
     body: CreateOrganizationInput,
     response: Organization,
     status: 201,
-    handler: ({ key, body }) => createOrganization(creatorOf(key), body),
+    handler: ({ key, body }) => {
+      assertLiveKey(key);
+      return createOrganization(creatorOf(key), body);
+    },
   }),
   // GET /api/v1/organizations — organizations of the key's creator
   endpoint({
@@ -49,11 +54,12 @@ export const organizationEndpoints = [
     path: "/organizations/{accountID}",
     operationId: "getOrganization",
     summary: "Get an organization",
+    description: "The key's own organization; any other id → 404.",
     tag,
     permission: "read",
     params: AccountParam,
     response: Organization,
-    handler: ({ key, params }) => getOrganization(creatorOf(key), params.accountID),
+    handler: ({ key, params }) => getOrganization(creatorOf(key), ownOrganization(key, params.accountID)),
   }),
   // PUT /api/v1/organizations/{accountID} — change the profile (ADMIN or OWNER)
   endpoint({
@@ -61,12 +67,15 @@ export const organizationEndpoints = [
     path: "/organizations/{accountID}",
     operationId: "updateOrganization",
     summary: "Update an organization",
+    description:
+      "Changes the key's own organization (ADMIN or OWNER); any other id → 404, whatever the creator's role there. A test key → 403 `forbidden`.",
     tag,
     permission: "write",
     params: AccountParam,
     body: UpdateOrganizationInput,
     response: Organization,
-    handler: async ({ key, params, body }) => updateOrganization(await creatorActor(key, params.accountID), body),
+    handler: async ({ key, params, body }) =>
+      updateOrganization(await creatorActor(key, params.accountID, { change: true }), body),
   }),
   // POST /api/v1/organizations/{accountID}/switch — set the creator's active organization
   endpoint({

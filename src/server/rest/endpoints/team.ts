@@ -1,5 +1,6 @@
-// Team management under /organizations/{accountID}: user-scoped like the
-// organization endpoints (the key's creator, with their role there).
+// Team management under /organizations/{accountID}: the key's own organization
+// only (another id → 404), as the key's creator with their role there; a test
+// key reads the team but never changes it (403). See ../user-scope.ts.
 import { z } from "@/lib/messages";
 import { PageQuery } from "@/server/pagination";
 import { cancelInvitation, inviteMember, listInvitations, resendInvitation } from "@/server/team/invitations";
@@ -36,7 +37,7 @@ export const teamEndpoints = [
     response: Invitation,
     status: 201,
     errors: ["already_member", "invitation_pending", "invitation_limit_reached"],
-    handler: async ({ key, params, body }) => inviteMember(await creatorActor(key, params.accountID), body),
+    handler: async ({ key, params, body }) => inviteMember(await creatorActor(key, params.accountID, { change: true }), body),
   }),
   // GET /api/v1/organizations/{accountID}/members
   endpoint({
@@ -65,7 +66,7 @@ export const teamEndpoints = [
     response: Member,
     errors: ["invalid_state"],
     handler: async ({ key, params, body }) =>
-      updateMemberRole(await creatorActor(key, params.accountID), params.memberId, body.role),
+      updateMemberRole(await creatorActor(key, params.accountID, { change: true }), params.memberId, body.role),
   }),
   // DELETE /api/v1/organizations/{accountID}/members/{memberId} — remove (204)
   endpoint({
@@ -82,7 +83,7 @@ export const teamEndpoints = [
     errors: ["invalid_state"],
     // 204 per the contract: the revoked keys show as revoked in GET /business/api-keys.
     handler: async ({ key, params }) => {
-      await removeMember(await creatorActor(key, params.accountID), params.memberId);
+      await removeMember(await creatorActor(key, params.accountID, { change: true }), params.memberId);
     },
   }),
   // GET /api/v1/organizations/{accountID}/invitations — with ?status=
@@ -110,7 +111,8 @@ export const teamEndpoints = [
     params: InvitationParams,
     response: Invitation,
     errors: ["invalid_state"],
-    handler: async ({ key, params }) => resendInvitation(await creatorActor(key, params.accountID), params.invitationId),
+    handler: async ({ key, params }) =>
+      resendInvitation(await creatorActor(key, params.accountID, { change: true }), params.invitationId),
   }),
   // DELETE /api/v1/organizations/{accountID}/invitations/{invitationId} — cancel
   endpoint({
@@ -123,6 +125,7 @@ export const teamEndpoints = [
     params: InvitationParams,
     response: Invitation,
     errors: ["invalid_state"],
-    handler: async ({ key, params }) => cancelInvitation(await creatorActor(key, params.accountID), params.invitationId),
+    handler: async ({ key, params }) =>
+      cancelInvitation(await creatorActor(key, params.accountID, { change: true }), params.invitationId),
   }),
 ];
