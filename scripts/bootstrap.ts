@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { hashPassword } from "better-auth/crypto";
 import { createApiKey } from "@/server/api-keys/service";
 import { db, disconnectDatabase } from "@/server/db/client";
-import { CreateOrganizationInput } from "@/server/organizations/schemas";
+import { CreateOrganizationInput } from "@/lib/schemas/organizations";
 import { createOrganization } from "@/server/organizations/service";
 
 async function main() {

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/card";
-import type { Kyb, KybDocument } from "@/server/kyb/schemas";
+import type { Kyb, KybDocument } from "@/lib/schemas/kyb";
 
 export const KYB_STATUS_LABEL: Record<Kyb["status"], string> = {
   not_submitted: "Not submitted",

@@ -2,7 +2,7 @@
 // mean "none"), loaded with zod when the form first validates (lazyResolver).
 import { zodResolver } from "@hookform/resolvers/zod";
 import { M, z } from "@/lib/messages";
-import { Currency, E164 } from "@/server/organizations/schemas";
+import { Currency, E164 } from "@/lib/schemas/organizations";
 
 export const FormSchema = z.object({
   name: z.string().trim().min(1, M.requiredWhat("the business name")).max(120),

@@ -1,13 +1,13 @@
 // The wording of field errors: every issue a request can raise reads as a
 // human instruction, never zod's own English ("Invalid input: expected …").
 import { describe, expect, it } from "vitest";
-import { CreateClaimInput, UpdateClaimStatusInput } from "@/server/claims/schemas";
-import { CreateOrganizationInput } from "@/server/organizations/schemas";
-import { PageQuery } from "@/server/pagination";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
-import { CreatePolicyInput } from "@/server/policies/schemas";
-import { UpdateSettingsInput } from "@/server/settings/schemas";
-import { CreateWebhookInput } from "@/server/webhooks/schemas";
+import { CreateClaimInput, UpdateClaimStatusInput } from "@/lib/schemas/claims";
+import { CreateOrganizationInput } from "@/lib/schemas/organizations";
+import { PageQuery } from "@/lib/schemas/pagination";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
+import { UpdateSettingsInput } from "@/lib/schemas/settings";
+import { CreateWebhookInput } from "@/lib/schemas/webhooks";
 import { M, z } from "./messages";
 
 const ZOD_ENGLISH = /Invalid input|expected |received |Too (small|big)|Unrecognized key|Invalid (string|option|enum)/;

@@ -22,7 +22,7 @@ import {
   mailPasswordReset,
   RESET_PASSWORD_TOKEN_EXPIRES_IN,
 } from "@/server/mail/password-reset";
-import { CreateOrganizationInput } from "@/server/organizations/schemas";
+import { CreateOrganizationInput } from "@/lib/schemas/organizations";
 import { createOrganization } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { problemBody, PROBLEM_CONTENT_TYPE } from "@/server/rest/problem";

@@ -2,15 +2,15 @@
 // checkout, KYB approved by a platform admin, bank accounts added and verified
 // through their services.
 import type { Actor } from "@/server/actor";
-import { AddBankAccountInput } from "@/server/bank-accounts/schemas";
+import { AddBankAccountInput } from "@/lib/schemas/bank-accounts";
 import { addBankAccount, verifyBankAccount } from "@/server/bank-accounts/service";
 import { db } from "@/server/db/client";
 import { decideKyb, submitKyb } from "@/server/kyb/service";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { createUser, unique } from "./fixtures";
 import { kybUploads } from "./uploads";

@@ -10,11 +10,11 @@ import { runDuePayouts } from "@/server/payouts/job";
 import { settleWithdrawal } from "@/server/payouts/settle";
 import { createCallerFactory, type Context } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
-import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, requestWithdrawal } from "@/server/withdrawals/service";
 import { createUser, ownerWithOrganization, unique } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
-import { PayoutsInput } from "./payout-schemas";
+import { PayoutsInput } from "@/lib/schemas/admin-payouts";
 import { listPayouts, retryPayout } from "./payouts";
 import { requirePlatformAdmin } from "./service";
 

@@ -13,7 +13,7 @@ import { recordEvent } from "@/server/events/record";
 import { decodeCursor, pageArgs, toPage, type Page } from "@/server/pagination";
 import { retryReference } from "@/server/payouts/references";
 import { availableBalance, lockOrganizationBalance, toWithdrawal } from "@/server/withdrawals/service";
-import type { PayoutItem, PayoutsInput } from "./payout-schemas";
+import type { PayoutItem, PayoutsInput } from "@/lib/schemas/admin-payouts";
 import type { PlatformAdmin } from "./service";
 
 // One query per relation for the whole page (Prisma batches `include`): no N+1.

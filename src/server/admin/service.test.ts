@@ -7,7 +7,7 @@ import { submitKyb, resubmitKyb } from "@/server/kyb/service";
 import { encodeCursor } from "@/server/pagination";
 import { createUser, ownerWithOrganization } from "@/test/fixtures";
 import { kybUploads } from "@/test/uploads";
-import { KybQueueInput, type KybQueueItem } from "./schemas";
+import { KybQueueInput, type KybQueueItem } from "@/lib/schemas/admin";
 import { approveKyb, isPlatformAdmin, kybQueue, kybReview, rejectKyb, requirePlatformAdmin, type PlatformAdmin } from "./service";
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {

@@ -5,11 +5,11 @@
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import type { RejectKybInput } from "@/server/kyb/schemas";
+import type { RejectKybInput } from "@/lib/schemas/kyb";
 import { decideKyb, kybOf } from "@/server/kyb/service";
 import type { Page } from "@/server/pagination";
 import { decodeQueueCursor, encodeQueueCursor } from "./queue-cursor";
-import type { KybQueueInput, KybQueueItem, KybReview } from "./schemas";
+import type { KybQueueInput, KybQueueItem, KybReview } from "@/lib/schemas/admin";
 
 declare const checked: unique symbol;
 /** A user just found to be a platform admin: only `requirePlatformAdmin` makes one. */

@@ -12,12 +12,12 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization, unique } from "@/test/fixtures";
 import { LATENCY_BUCKETS, Meter } from "./metering";
 import { EXPORT_BATCH, exportAnalytics } from "./export";
-import { ExportQuery } from "./schemas";
+import { ExportQuery } from "@/lib/schemas/analytics";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const T = ExcelJS.ValueType;

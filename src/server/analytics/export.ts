@@ -17,9 +17,9 @@
 // as LF, the only one XML keeps).
 import { M } from "@/lib/messages";
 import { claimWhere } from "@/server/claims/service";
-import type { SearchClaimsQuery } from "@/server/claims/schemas";
+import type { SearchClaimsQuery } from "@/lib/schemas/claims";
 import { paymentWhere } from "@/server/payments/search";
-import type { PaymentFilters } from "@/server/payments/schemas";
+import type { PaymentFilters } from "@/lib/schemas/payments";
 import type { EventEmitter } from "node:events";
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
@@ -28,11 +28,11 @@ import { csvLine, type CsvKind, type CsvValue } from "@/lib/csv";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
-import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/server/earnings/schemas";
+import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
 import { validationError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { addHistograms, emptyHistogram, percentileMs } from "./metering";
-import { DEFAULT_RANGE_DAYS, type ExportFormat, type ExportQuery, type ExportType } from "./schemas";
+import { DEFAULT_RANGE_DAYS, type ExportFormat, type ExportQuery, type ExportType } from "@/lib/schemas/analytics";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -7,26 +7,26 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatMinor } from "@/lib/money";
 import type { Actor } from "@/server/actor";
-import { CreateApiKeyInput } from "@/server/api-keys/schemas";
+import { CreateApiKeyInput } from "@/lib/schemas/api-keys";
 import { createApiKey, revokeApiKey } from "@/server/api-keys/service";
-import { CreateClaimInput } from "@/server/claims/schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 import { getClaim, submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { checkLedger } from "@/server/ledger/check";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment, listPayments } from "@/server/payments/service";
 import { settleWithdrawal } from "@/server/payouts/settle";
 import { getPolicyAnalytics } from "@/server/policies/analytics";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy, setPolicyStatus } from "@/server/policies/service";
-import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, ownerWithOrganization, unique } from "@/test/fixtures";
 import { approveKyb, bankAccount } from "@/test/money";
 import { Meter, type MeteredRequest } from "./metering";
-import { ActivityQuery, RangeQuery, RevenueQuery, UsageQuery } from "./schemas";
+import { ActivityQuery, RangeQuery, RevenueQuery, UsageQuery } from "@/lib/schemas/analytics";
 import {
   bucketsOf,
   getAnalyticsOverview,

@@ -8,7 +8,7 @@ import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { db } from "@/server/db/client";
 import { activeAt } from "@/server/coverages/status";
-import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/server/earnings/schemas";
+import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
 import { AppError } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import { toPayment } from "@/server/payments/dto";
@@ -26,7 +26,7 @@ import {
   type RevenueGranularity,
   type RevenueQuery,
   type UsageQuery,
-} from "./schemas";
+} from "@/lib/schemas/analytics";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

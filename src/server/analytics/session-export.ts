@@ -14,7 +14,7 @@ import { resolveActiveMembership, sessionActor } from "@/server/organizations/se
 import { requestIdOf } from "@/server/request-id";
 import { errorResponse, validate } from "@/server/rest/handler";
 import { exportAnalytics } from "./export";
-import { ExportQuery } from "./schemas";
+import { ExportQuery } from "@/lib/schemas/analytics";
 
 export const EXPORT_ROUTE = "/api/export";
 

@@ -5,7 +5,7 @@ import { env } from "@/server/env";
 import { accountOf, assertCan, isLive, type Actor, type KeyPermission } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
-import type { ApiKey, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "./schemas";
+import type { ApiKey, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/lib/schemas/api-keys";
 import { ensureTestTwin } from "@/server/organizations/twin";
 import { generateApiKey, hashApiKey, keyPrefix, looksLikeApiKey, sameHash, type KeyMode } from "./secret";
 

@@ -12,7 +12,7 @@ import { unseal } from "@/server/seal";
 import type { Context } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 import { addMember, ownerWithOrganization, unique } from "@/test/fixtures";
-import { AddBankAccountInput, BankAccount, VerifyBankAccountInput } from "./schemas";
+import { AddBankAccountInput, BankAccount, VerifyBankAccountInput } from "@/lib/schemas/bank-accounts";
 import {
   ACCOUNT_NUMBER_PURPOSE,
   addBankAccount,

@@ -13,7 +13,7 @@ import { liveProviderName } from "@/server/payments/provider";
 import { payoutProviderFor } from "@/server/payouts/provider";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { seal } from "@/server/seal";
-import type { AddBankAccountInput, BankAccount, SandboxHint, VerifyBankAccountInput } from "./schemas";
+import type { AddBankAccountInput, BankAccount, SandboxHint, VerifyBankAccountInput } from "@/lib/schemas/bank-accounts";
 import { lockOrganizationBalance } from "@/server/withdrawals/service";
 
 /** Purpose of the account number's sealing key (payouts unseal it with the same). */

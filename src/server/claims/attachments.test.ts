@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { withStoredFiles } from "@/server/files/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { filesOnDisk, JPEG_BYTES, PDF_BYTES, PNG_BYTES, storedFileIds, upload } from "@/test/uploads";
@@ -17,7 +17,7 @@ import {
   listClaimAttachments,
   MAX_CLAIM_ATTACHMENTS,
 } from "./attachments";
-import { CreateClaimInput } from "./schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 import { getClaimDetail, submitClaim } from "./service";
 
 /** An owner, their organization and a claim on a fresh policy. */

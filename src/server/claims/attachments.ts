@@ -11,7 +11,7 @@ import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import type { UploadedFile } from "@/server/files/multipart";
 import { fileUrl, withStoredFiles } from "@/server/files/service";
-import type { ClaimAttachment } from "./schemas";
+import type { ClaimAttachment } from "@/lib/schemas/claims";
 
 // Kept with the value lists so the dashboard can say it too.
 export { MAX_CLAIM_ATTACHMENTS };

@@ -5,12 +5,12 @@ import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
-import { CLAIM_STATUSES, CreateClaimInput, SearchClaimsQuery, UpdateClaimStatusInput, type ClaimStatus } from "./schemas";
+import { CLAIM_STATUSES, CreateClaimInput, SearchClaimsQuery, UpdateClaimStatusInput, type ClaimStatus } from "@/lib/schemas/claims";
 import {
   getClaim,
   getClaimDetail,

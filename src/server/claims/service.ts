@@ -19,7 +19,7 @@ import {
   type CreateClaimInput,
   type ListClaimsQuery,
   type UpdateClaimStatusInput,
-} from "./schemas";
+} from "@/lib/schemas/claims";
 
 export const toClaim = (row: ClaimRow): Claim => ({
   id: row.id,

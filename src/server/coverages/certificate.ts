@@ -29,7 +29,7 @@ import { storageNamed } from "@/server/files/storage";
 import { logger } from "@/server/logger";
 import { brandingOf, DEFAULT_ACCENT } from "@/server/organizations/branding";
 import { CERTIFICATE_NUMBER } from "./certificate-number";
-import type { CoverageStatus } from "./schemas";
+import type { CoverageStatus } from "@/lib/schemas/coverages";
 import { coverageStatus } from "./status";
 
 /** Where anyone can check a certificate number. */

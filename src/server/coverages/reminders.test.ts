@@ -6,13 +6,13 @@ import { db } from "@/server/db/client";
 import { MAIL_MAX_ATTEMPTS } from "@/server/mail/kinds";
 import { sessionActor } from "@/server/organizations/service";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { addMember, codeOf, ownerWithOrganization, unique } from "@/test/fixtures";
 import { runCoverageLifecycle } from "./lifecycle";
-import { SimulateEndInput } from "./reminder-schemas";
+import { SimulateEndInput } from "@/lib/schemas/coverage-reminders";
 import { listCustomerReminders, simulateCoverageEnd } from "./reminders";
 
 const DAY = 86_400_000;

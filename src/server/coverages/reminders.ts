@@ -6,9 +6,9 @@ import { assertCan, isLive, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { MAIL_MAX_ATTEMPTS } from "@/server/mail/kinds";
-import type { CustomerReminder, SimulateEndInput } from "./reminder-schemas";
+import type { CustomerReminder, SimulateEndInput } from "@/lib/schemas/coverage-reminders";
 import { scheduleCoverage } from "./schedule";
-import type { Coverage } from "./schemas";
+import type { Coverage } from "@/lib/schemas/coverages";
 import { toCoverage } from "./service";
 
 /** At most this many reminders are listed on a customer's page (newest first). */

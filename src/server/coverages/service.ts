@@ -4,7 +4,7 @@ import type { Coverage as CoverageRow, Prisma } from "@/generated/prisma/client"
 import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import type { Coverage, ListCoveragesQuery } from "./schemas";
+import type { Coverage, ListCoveragesQuery } from "@/lib/schemas/coverages";
 import { activeAt, coverageStatus, expiredAt } from "./status";
 
 export const toCoverage = (row: CoverageRow, now = new Date()): Coverage => ({

@@ -6,10 +6,10 @@ import { getAnalyticsOverview, getDashboardStats } from "@/server/analytics/serv
 import { db } from "@/server/db/client";
 import { getCustomer, listCustomers } from "@/server/customers/service";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
 import { getPolicyAnalytics } from "@/server/policies/analytics";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization, unique } from "@/test/fixtures";
 import { listCoverages, toCoverage } from "./service";

@@ -2,7 +2,7 @@
 // active while its end is in the future, expired from its end on (a coverage
 // ending at 12:00:00.000 is expired at 12:00:00.000).
 import type { Prisma } from "@/generated/prisma/client";
-import type { CoverageStatus } from "./schemas";
+import type { CoverageStatus } from "@/lib/schemas/coverages";
 
 export const isActiveAt = (endsAt: Date, now: Date): boolean => endsAt.getTime() > now.getTime();
 

@@ -12,7 +12,7 @@ import { notFound } from "@/server/errors";
 import { literal } from "@/server/like";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { toPaymentRow } from "@/server/payments/search";
-import type { Customer, CustomerDetail, ListCustomersQuery } from "./schemas";
+import type { Customer, CustomerDetail, ListCustomersQuery } from "@/lib/schemas/customers";
 
 /** At most this many payments and claims are shown on a customer's page (newest first). */
 const RECENT = 50;

@@ -5,7 +5,7 @@ import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { filesOnDisk, JPEG_BYTES, PDF_BYTES, PNG_BYTES, pdfWithPages, storedFileIds, upload } from "@/test/uploads";
-import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "./schemas";
+import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "@/lib/schemas/documents";
 import {
   deleteCertificate,
   deleteReceiptSample,

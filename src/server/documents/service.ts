@@ -13,7 +13,7 @@ import type {
   UpdateCertificateInput,
   UploadCertificateInput,
   UploadReceiptSampleInput,
-} from "./schemas";
+} from "@/lib/schemas/documents";
 
 const fileFields = (file: StoredFile) => ({
   fileName: file.fileName,

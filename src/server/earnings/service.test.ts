@@ -5,11 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { settleWithdrawal } from "@/server/payouts/settle";
-import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
-import { ListTransactionsQuery, SeriesQuery } from "./schemas";
+import { ListTransactionsQuery, SeriesQuery } from "@/lib/schemas/earnings";
 import { getEarningsOverview, getEarningsSeries, getWithdrawState, listTransactions } from "./service";
 
 const DAY_MS = 86_400_000;

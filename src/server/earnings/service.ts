@@ -8,7 +8,7 @@ import { assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { validationError } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import { MIN_WITHDRAWAL_MINOR } from "@/server/withdrawals/schemas";
+import { MIN_WITHDRAWAL_MINOR } from "@/lib/schemas/withdrawals";
 import { availableBalance } from "@/server/withdrawals/service";
 import {
   dayEnd,
@@ -20,7 +20,7 @@ import {
   type ListTransactionsQuery,
   type SeriesQuery,
   type WithdrawState,
-} from "./schemas";
+} from "@/lib/schemas/earnings";
 
 const DAY_MS = 86_400_000;
 const DEFAULT_SERIES_DAYS = 30;

@@ -11,9 +11,11 @@ import busboy from "busboy";
 import { AppError, isClientAbort, validationError } from "@/server/errors";
 import { sanitizeFileName } from "./file-name";
 import { imageRefusal, sniffContentType, type AllowedContentType } from "./sniff";
+import { UPLOADED_FILE, type UploadedFileShape } from "@/lib/schemas/files";
 
 /** One uploaded file, type already checked. */
-export class UploadedFile {
+export class UploadedFile implements UploadedFileShape {
+  readonly [UPLOADED_FILE] = true as const;
   constructor(
     readonly field: string,
     readonly fileName: string,

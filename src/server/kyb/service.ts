@@ -10,7 +10,7 @@ import { AppError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { fileUrl, withStoredFiles } from "@/server/files/service";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
-import type { Kyb, KybDocument, KybStatus, SubmitKybInput } from "./schemas";
+import type { Kyb, KybDocument, KybStatus, SubmitKybInput } from "@/lib/schemas/kyb";
 
 export const toKybDocument = (row: KybDocumentRow & { file: StoredFile }): KybDocument => ({
   id: row.id,

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
 import { settleWithdrawal } from "@/server/payouts/settle";
-import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";

@@ -1,22 +1,22 @@
 // Mail end to end, in-process: real events from the services, the worker
 // driven by hand, and the .eml files the local outbox writes (no SMTP_URL here).
 import { describe, expect, it, vi } from "vitest";
-import { CreateClaimInput } from "@/server/claims/schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 import { submitClaim } from "@/server/claims/service";
 import { db } from "@/server/db/client";
-import { UploadReceiptSampleInput } from "@/server/documents/schemas";
+import { UploadReceiptSampleInput } from "@/lib/schemas/documents";
 import { uploadReceiptSample } from "@/server/documents/service";
 import { env } from "@/server/env";
 import { UploadedFile } from "@/server/files/multipart";
 import { sweepExpiredRows } from "@/server/housekeeping";
-import { SubmitKybInput } from "@/server/kyb/schemas";
+import { SubmitKybInput } from "@/lib/schemas/kyb";
 import { decideKyb, resubmitKyb, submitKyb } from "@/server/kyb/service";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
-import { UpdateSettingsInput } from "@/server/settings/schemas";
+import { UpdateSettingsInput } from "@/lib/schemas/settings";
 import { updateSettings } from "@/server/settings/service";
 import { workOnce } from "@/server/webhooks/worker";
 import { addMember, createUser, ownerWithOrganization, unique } from "@/test/fixtures";

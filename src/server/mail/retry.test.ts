@@ -17,9 +17,9 @@ const { smtpPort } = await vi.hoisted(async () => {
 
 import { db } from "@/server/db/client";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { workOnce } from "@/server/webhooks/worker";
 import { ownerWithOrganization, unique } from "@/test/fixtures";

@@ -4,7 +4,7 @@
 // test money is always the sandbox's, live money the configured provider's.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
-import { CreateApiKeyInput } from "@/server/api-keys/schemas";
+import { CreateApiKeyInput } from "@/lib/schemas/api-keys";
 import { authenticateApiKey, createApiKey, keyActor, listApiKeys, revokeApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
 import { getEarningsOverview } from "@/server/earnings/service";
@@ -12,9 +12,9 @@ import { getKyb, submitKyb } from "@/server/kyb/service";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy, getPolicy, listPolicies } from "@/server/policies/service";
 import { getSettings } from "@/server/settings/service";
 import { listMembers } from "@/server/team/members";

@@ -5,9 +5,9 @@ import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { addMember, createUser, ownerWithOrganization, unique } from "@/test/fixtures";
-import { InitializePaymentInput } from "@/server/payments/schemas";
+import { InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ensureTestTwin } from "./twin";
 import {

@@ -6,7 +6,7 @@ import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
 import { ensureTestTwin, syncTestTwin } from "./twin";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
-import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "./schemas";
+import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "@/lib/schemas/organizations";
 
 function toOrganization(org: OrgRow, role: Role): Organization {
   return {

@@ -7,7 +7,7 @@ import { AppError, notFound } from "@/server/errors";
 import { newReference } from "./dto";
 import { providerOf } from "./provider";
 import { settleFromProvider } from "./remote";
-import type { CheckoutInput } from "./schemas";
+import type { CheckoutInput } from "@/lib/schemas/payments";
 import { settlePayment } from "./settle";
 
 export const SANDBOX_CARDS = { success: "4242424242424242", declined: "4000000000000002" } as const;

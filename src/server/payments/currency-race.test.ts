@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/server/actor";
 import { connectDatabase, db } from "@/server/db/client";
 import { ensureTestTwin } from "@/server/organizations/twin";
-import { UpdateOrganizationInput } from "@/server/organizations/schemas";
+import { UpdateOrganizationInput } from "@/lib/schemas/organizations";
 import * as organizations from "@/server/organizations/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization } from "@/test/fixtures";
-import { InitializePaymentInput } from "./schemas";
+import { InitializePaymentInput } from "@/lib/schemas/payments";
 import * as payments from "./service";
 
 interface Instance {

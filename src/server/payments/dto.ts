@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import type { Payment as PaymentRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import type { Payment } from "./schemas";
+import type { Payment } from "@/lib/schemas/payments";
 
 export const toPayment = (row: PaymentRow): Payment => ({
   reference: row.reference,

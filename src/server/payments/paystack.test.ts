@@ -103,9 +103,9 @@ let app: {
   provider: typeof import("./provider");
   service: typeof import("./service");
   checkout: typeof import("./checkout");
-  schemas: typeof import("./schemas");
+  schemas: typeof import("@/lib/schemas/payments");
   policies: typeof import("@/server/policies/service");
-  policySchemas: typeof import("@/server/policies/schemas");
+  policySchemas: typeof import("@/lib/schemas/policies");
   fixtures: typeof import("@/test/fixtures");
   db: typeof import("@/server/db/client").db;
   errors: typeof import("@/server/errors");
@@ -125,9 +125,9 @@ beforeAll(async () => {
     provider: await import("./provider"),
     service: await import("./service"),
     checkout: await import("./checkout"),
-    schemas: await import("./schemas"),
+    schemas: await import("@/lib/schemas/payments"),
     policies: await import("@/server/policies/service"),
-    policySchemas: await import("@/server/policies/schemas"),
+    policySchemas: await import("@/lib/schemas/policies"),
     fixtures: await import("@/test/fixtures"),
     db: (await import("@/server/db/client")).db,
     errors: await import("@/server/errors"),

@@ -4,19 +4,19 @@
 // the Customers list and page, and the currency that locks once money moved.
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
-import { CreateClaimInput } from "@/server/claims/schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 import { submitClaim } from "@/server/claims/service";
-import { ListCustomersQuery } from "@/server/customers/schemas";
+import { ListCustomersQuery } from "@/lib/schemas/customers";
 import { getCustomer, listCustomers } from "@/server/customers/service";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { UpdateOrganizationInput } from "@/server/organizations/schemas";
+import { UpdateOrganizationInput } from "@/lib/schemas/organizations";
 import { currencyLock, updateOrganization } from "@/server/organizations/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { payWithCard, SANDBOX_CARDS } from "./checkout";
-import { CheckoutInput, InitializePaymentInput, PaymentFilters, SearchPaymentsQuery } from "./schemas";
+import { CheckoutInput, InitializePaymentInput, PaymentFilters, SearchPaymentsQuery } from "@/lib/schemas/payments";
 import { getPaymentDetail, paymentTotals, searchPayments } from "./search";
 import { initializePayment } from "./service";
 

@@ -7,12 +7,12 @@ import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toCoverage } from "@/server/coverages/service";
 import { db } from "@/server/db/client";
-import { dayEnd, dayStart } from "@/server/earnings/schemas";
+import { dayEnd, dayStart } from "@/lib/schemas/earnings";
 import { notFound } from "@/server/errors";
 import { literal } from "@/server/like";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { toPayment } from "./dto";
-import type { PaymentDetail, PaymentFilters, PaymentRow, PaymentTotals, SearchPaymentsQuery } from "./schemas";
+import type { PaymentDetail, PaymentFilters, PaymentRow, PaymentTotals, SearchPaymentsQuery } from "@/lib/schemas/payments";
 
 
 /** The rows the filters match, in the actor's organization. */

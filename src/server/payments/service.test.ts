@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy, setPolicyStatus } from "@/server/policies/service";
 import { codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { payWithCard, SANDBOX_CARDS } from "./checkout";
-import { CheckoutInput, InitializePaymentInput } from "./schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment, listPayments, verifyPayment } from "./service";
 import { settlePayment } from "./settle";
 

@@ -9,7 +9,7 @@ import { findPolicy } from "@/server/policies/service";
 import { toPayment, newReference } from "./dto";
 import { providerFor } from "./provider";
 import { settleFromProvider } from "./remote";
-import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "./schemas";
+import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "@/lib/schemas/payments";
 
 export async function initializePayment(actor: Actor, input: InitializePaymentInput): Promise<Payment> {
   assertCan(actor, "manage");

@@ -9,7 +9,7 @@ import { connectDatabase, db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { composeMail } from "@/server/mail/compose";
 import { dispatchEvents } from "@/server/webhooks/worker";
-import { WithdrawInput } from "@/server/withdrawals/schemas";
+import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";

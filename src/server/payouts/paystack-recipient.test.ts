@@ -50,7 +50,7 @@ const paystack = fakePaystack({
 let app: {
   provider: typeof import("./provider");
   service: typeof import("@/server/bank-accounts/service");
-  schemas: typeof import("@/server/bank-accounts/schemas");
+  schemas: typeof import("@/lib/schemas/bank-accounts");
   fixtures: typeof import("@/test/fixtures");
   db: typeof import("@/server/db/client").db;
   errors: typeof import("@/server/errors");
@@ -68,7 +68,7 @@ beforeAll(async () => {
   app = {
     provider: await import("./provider"),
     service: await import("@/server/bank-accounts/service"),
-    schemas: await import("@/server/bank-accounts/schemas"),
+    schemas: await import("@/lib/schemas/bank-accounts"),
     fixtures: await import("@/test/fixtures"),
     db: db.db,
     errors: await import("@/server/errors"),

@@ -4,11 +4,11 @@
 // A policy nobody bought answers zeros from the same queries.
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
-import type { PolicyAnalyticsQuery } from "@/server/analytics/schemas";
+import type { PolicyAnalyticsQuery } from "@/lib/schemas/analytics";
 import { bucketsOf, bucketStart, ratio, resolveRange } from "@/server/analytics/service";
 import { db } from "@/server/db/client";
 import { activeAt } from "@/server/coverages/status";
-import type { PolicyAnalytics } from "./schemas";
+import type { PolicyAnalytics } from "@/lib/schemas/policies";
 import { findPolicy } from "./service";
 
 const dayKey = (d: Date) => d.toISOString().slice(0, 10);

@@ -4,7 +4,7 @@ import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { getPolicyAnalytics } from "./analytics";
-import { CreatePolicyInput, UpdatePolicyInput } from "./schemas";
+import { CreatePolicyInput, UpdatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy, deletePolicy, getPolicy, listPolicies, setPolicyStatus, updatePolicy } from "./service";
 
 const input = (over: Record<string, unknown> = {}) =>

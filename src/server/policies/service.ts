@@ -5,7 +5,7 @@ import { literal } from "@/server/like";
 import { db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import type { CreatePolicyInput, ListPoliciesQuery, Policy, UpdatePolicyInput } from "./schemas";
+import type { CreatePolicyInput, ListPoliciesQuery, Policy, UpdatePolicyInput } from "@/lib/schemas/policies";
 
 function toPolicy(row: PolicyRow): Policy {
   return {

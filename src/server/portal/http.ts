@@ -24,7 +24,7 @@ import {
   signOutPortal,
   type PortalSession,
 } from "./auth";
-import { PortalClaimInput, PortalEmailInput, PortalSignInInput } from "./schemas";
+import { PortalClaimInput, PortalEmailInput, PortalSignInInput } from "@/lib/schemas/portal";
 import { filePortalClaim, portalAttachment, portalCertificate, renewCoverage } from "./service";
 
 const MAX_JSON_BYTES = 16 * 1024;

@@ -6,16 +6,16 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
-import { CreateClaimInput } from "@/server/claims/schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 import { submitClaim } from "@/server/claims/service";
 import { db } from "@/server/db/client";
 import { sendEmail } from "@/server/integrations/email";
 import { mailsTo } from "@/server/mail/test-helpers";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
 import type { WindowCounter } from "@/server/rest/rate-limit";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { codeOf, ownerWithOrganization, unique } from "@/test/fixtures";
 import { PNG_BYTES, PDF_BYTES, upload } from "@/test/uploads";
@@ -32,7 +32,7 @@ import {
   signOutPortal,
   type PortalSession,
 } from "./auth";
-import { PortalClaimInput } from "./schemas";
+import { PortalClaimInput } from "@/lib/schemas/portal";
 import {
   filePortalClaim,
   portalAttachment,

@@ -16,7 +16,7 @@ import { storageNamed } from "@/server/files/storage";
 import { initializePayment } from "@/server/payments/service";
 import { formatMinor } from "@/lib/money";
 import { portalUrl, type PortalSession } from "./auth";
-import type { PortalClaimInput } from "./schemas";
+import type { PortalClaimInput } from "@/lib/schemas/portal";
 
 const LIST_LIMIT = 50;
 

@@ -6,7 +6,7 @@ import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { requestIdOf } from "@/server/request-id";
 import { payWithCard, retryPayment } from "@/server/payments/checkout";
-import { CheckoutInput } from "@/server/payments/schemas";
+import { CheckoutInput } from "@/lib/schemas/payments";
 import { assertSafeInput } from "@/server/text";
 import { fieldErrors, problemResponse } from "./problem";
 

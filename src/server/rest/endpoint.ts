@@ -67,4 +67,4 @@ export function endpoint<
   return def as unknown as AnyEndpoint;
 }
 
-export { IdParam } from "@/server/ids";
+export { IdParam } from "@/lib/schemas/ids";

@@ -2,7 +2,7 @@
 // endpoint's declared schema — wrong type, missing or undeclared field — is caught.
 import { describe, expect, it } from "vitest";
 import { z } from "@/lib/messages";
-import { ApiKey } from "@/server/api-keys/schemas";
+import { ApiKey } from "@/lib/schemas/api-keys";
 import { env } from "@/server/env";
 import { endpoints } from "./endpoints";
 import { responseMismatches } from "./response-check";

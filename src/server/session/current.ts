@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { capabilities } from "@/server/actor";
 import { isPlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
-import type { Me } from "@/server/organizations/schemas";
+import type { Me } from "@/lib/schemas/organizations";
 import { resolveActiveMembership } from "@/server/organizations/service";
 
 export async function currentSession() {

@@ -11,7 +11,7 @@ import { openFile, withStoredFiles } from "@/server/files/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { bombPng } from "@/test/png";
 import { filesOnDisk, PDF_BYTES, storedFileIds, upload } from "@/test/uploads";
-import { UpdateSettingsInput, UploadLogoInput } from "./schemas";
+import { UpdateSettingsInput, UploadLogoInput } from "@/lib/schemas/settings";
 import { getSettings, removeLogo, setLogo, updateSettings } from "./service";
 
 /** A real image of `width` × `height` (a gradient, so it compresses as a logo does). */

@@ -12,7 +12,7 @@ import { shrinkLogo } from "@/server/files/images";
 import { UploadedFile } from "@/server/files/multipart";
 import { fileUrl, removeFileBytes, withStoredFiles } from "@/server/files/service";
 import { imageRefusal } from "@/server/files/sniff";
-import type { Settings, UpdateSettingsInput, UploadLogoInput } from "./schemas";
+import type { Settings, UpdateSettingsInput, UploadLogoInput } from "@/lib/schemas/settings";
 
 /** A logo is shown small: 1 MiB is plenty (or the upload limit, if lower). */
 export const LOGO_MAX_BYTES = () => Math.min(1024 * 1024, env.MAX_UPLOAD_BYTES);

@@ -21,7 +21,7 @@ import {
   previewInvitation,
   resendInvitation,
 } from "./invitations";
-import { InviteMemberInput } from "./schemas";
+import { InviteMemberInput } from "@/lib/schemas/team";
 import { hashInvitationToken, looksLikeInvitationToken, newInvitationToken } from "./tokens";
 
 async function expectAppError(promise: Promise<unknown>, code: ErrorCode) {

@@ -8,7 +8,7 @@ import { AppError, notFound } from "@/server/errors";
 import { layoutEmail, sendEmail } from "@/server/integrations/email";
 import { logger } from "@/server/logger";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import type { Invitation, InvitationPreview, InviteMemberInput, ListInvitationsQuery } from "./schemas";
+import type { Invitation, InvitationPreview, InviteMemberInput, ListInvitationsQuery } from "@/lib/schemas/team";
 import { hashInvitationToken, looksLikeInvitationToken, newInvitationToken } from "./tokens";
 
 const VALID_DAYS = 7;

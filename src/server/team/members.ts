@@ -2,13 +2,13 @@
 // exactly one, and can be neither demoted nor removed.
 import type { Member as MemberRow, User } from "@/generated/prisma/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
-import type { ApiKey } from "@/server/api-keys/schemas";
+import type { ApiKey } from "@/lib/schemas/api-keys";
 import { forgetApiKeys, toApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { logger } from "@/server/logger";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
-import type { Member } from "./schemas";
+import type { Member } from "@/lib/schemas/team";
 
 const toMember = (m: MemberRow & { user: Pick<User, "name" | "email"> }): Member => ({
   id: m.id,

@@ -18,18 +18,18 @@ vi.hoisted(() => {
 });
 
 import type { Actor } from "@/server/actor";
-import { CreateClaimInput } from "@/server/claims/schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 import { submitClaim } from "@/server/claims/service";
 import { connectDatabase, db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/server/payments/schemas";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
-import { CreatePolicyInput } from "@/server/policies/schemas";
+import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { sendOnce } from "./deliver";
-import { CreateWebhookInput, type WebhookDelivery } from "./schemas";
+import { CreateWebhookInput, type WebhookDelivery } from "@/lib/schemas/webhooks";
 import { createWebhook, getDelivery, listDeliveries, retryDelivery, sendTestEvent, setWebhookStatus } from "./service";
 import type { ResolveHost } from "./url-safety";
 import { dispatchEvents, runDueTasks, workOnce } from "./worker";

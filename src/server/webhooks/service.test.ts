@@ -16,7 +16,7 @@ import { connectDatabase, db } from "@/server/db/client";
 import { unseal } from "@/server/seal";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { SECRET_PURPOSE } from "./deliver";
-import { CreateWebhookInput, ListDeliveriesQuery } from "./schemas";
+import { CreateWebhookInput, ListDeliveriesQuery } from "@/lib/schemas/webhooks";
 import {
   createWebhook,
   deleteWebhook,

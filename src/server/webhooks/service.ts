@@ -15,7 +15,7 @@ import type {
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookWithSecret,
-} from "./schemas";
+} from "@/lib/schemas/webhooks";
 import { generateWebhookSecret } from "./signing";
 import { unsafeUrlReason } from "./url-safety";
 

@@ -16,7 +16,7 @@ import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { sendOnce } from "./deliver";
-import { CreateWebhookInput } from "./schemas";
+import { CreateWebhookInput } from "@/lib/schemas/webhooks";
 import { createWebhook, listWebhooks } from "./service";
 import { unsafeUrlReason, type ResolveHost } from "./url-safety";
 

@@ -7,7 +7,7 @@ import { AppError } from "@/server/errors";
 import { checkLedger } from "@/server/ledger/check";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
-import { WithdrawInput } from "./schemas";
+import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, listWithdrawals, requestWithdrawal } from "./service";
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {

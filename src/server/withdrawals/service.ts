@@ -12,7 +12,7 @@ import { recordEvent } from "@/server/events/record";
 import { assertKybApproved } from "@/server/kyb/service";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { payoutProviderFor } from "@/server/payouts/provider";
-import { MIN_WITHDRAWAL_MINOR, type ListWithdrawalsQuery, type Withdrawal, type WithdrawInput } from "./schemas";
+import { MIN_WITHDRAWAL_MINOR, type ListWithdrawalsQuery, type Withdrawal, type WithdrawInput } from "@/lib/schemas/withdrawals";
 
 export const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
   id: row.id,

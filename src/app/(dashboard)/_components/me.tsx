@@ -6,7 +6,7 @@
 // query keeps it fresh (a role changed meanwhile shows on the next refetch).
 import { useQuery } from "@tanstack/react-query";
 import { createContext, useContext, type ReactNode } from "react";
-import type { Me } from "@/server/organizations/schemas";
+import type { Me } from "@/lib/schemas/organizations";
 import { useTRPC } from "@/trpc/react";
 
 const MeContext = createContext<Me | null>(null);

@@ -1,4 +1,4 @@
-import type { Me } from "@/server/organizations/schemas";
+import type { Me } from "@/lib/schemas/organizations";
 
 // The icons are drawn on the server (./nav-icons.tsx, passed to the Shell as elements): no icon code in the browser.
 export interface NavItem {

@@ -10,7 +10,7 @@ import { lazyMenu } from "@/components/ui/lazy-menu";
 import { cn } from "@/lib/cn";
 import { loadAuthClient } from "@/lib/lazy-auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
-import type { Me } from "@/server/organizations/schemas";
+import type { Me } from "@/lib/schemas/organizations";
 import { MeProvider, useMe } from "./me";
 import { navFor } from "./nav";
 import type { NavIcons } from "./nav-icons";

@@ -7,7 +7,7 @@ import {
   RevenueAnalytics,
   RevenueQuery,
   UsageQuery,
-} from "@/server/analytics/schemas";
+} from "@/lib/schemas/analytics";
 import { exportAnalytics } from "@/server/analytics/export";
 import { getAnalyticsOverview, getApiUsage, getDashboardStats, getRevenueAnalytics } from "@/server/analytics/service";
 import { endpoint } from "../endpoint";

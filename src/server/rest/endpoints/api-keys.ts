@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyList, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
+import { ApiKey, ApiKeyList, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/lib/schemas/api-keys";
 import { createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "@/server/api-keys/service";
 import { PageQuery } from "@/server/pagination";
 import { endpoint, IdParam } from "../endpoint";

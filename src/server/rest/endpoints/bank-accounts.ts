@@ -3,7 +3,7 @@ import {
   BankAccount,
   BankAccountList,
   VerifyBankAccountInput,
-} from "@/server/bank-accounts/schemas";
+} from "@/lib/schemas/bank-accounts";
 import {
   addBankAccount,
   listBankAccounts,

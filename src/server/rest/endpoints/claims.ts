@@ -8,7 +8,7 @@ import {
   ListClaimsQuery,
   UpdateClaimStatusInput,
   UploadClaimAttachmentInput,
-} from "@/server/claims/schemas";
+} from "@/lib/schemas/claims";
 import { getClaim, listClaims, submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { endpoint, IdParam } from "../endpoint";
 

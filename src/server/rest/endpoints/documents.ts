@@ -8,7 +8,7 @@ import {
   UpdateCertificateInput,
   UploadCertificateInput,
   UploadReceiptSampleInput,
-} from "@/server/documents/schemas";
+} from "@/lib/schemas/documents";
 import {
   deleteCertificate,
   deleteReceiptSample,

@@ -1,6 +1,6 @@
-import { EarningsOverview, LedgerTransactionList, ListTransactionsQuery } from "@/server/earnings/schemas";
+import { EarningsOverview, LedgerTransactionList, ListTransactionsQuery } from "@/lib/schemas/earnings";
 import { getEarningsOverview, listTransactions } from "@/server/earnings/service";
-import { ListWithdrawalsQuery, WithdrawInput, Withdrawal, WithdrawalList } from "@/server/withdrawals/schemas";
+import { ListWithdrawalsQuery, WithdrawInput, Withdrawal, WithdrawalList } from "@/lib/schemas/withdrawals";
 import { listWithdrawals, requestWithdrawal } from "@/server/withdrawals/service";
 import { endpoint } from "../endpoint";
 

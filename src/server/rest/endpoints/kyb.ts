@@ -1,4 +1,4 @@
-import { Kyb, KybDocumentList, ListKybDocumentsQuery, SubmitKybInput } from "@/server/kyb/schemas";
+import { Kyb, KybDocumentList, ListKybDocumentsQuery, SubmitKybInput } from "@/lib/schemas/kyb";
 import { getKyb, listKybDocuments, resubmitKyb, submitKyb } from "@/server/kyb/service";
 import { endpoint } from "../endpoint";
 

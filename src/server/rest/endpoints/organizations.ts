@@ -3,7 +3,7 @@
 // the switch of the dashboard's organization cover all of the creator's
 // organizations, and only live keys create one (see ../user-scope.ts).
 import { z } from "@/lib/messages";
-import { CreateOrganizationInput, Organization, OrganizationList, UpdateOrganizationInput } from "@/server/organizations/schemas";
+import { CreateOrganizationInput, Organization, OrganizationList, UpdateOrganizationInput } from "@/lib/schemas/organizations";
 import {
   createOrganization,
   getOrganization,

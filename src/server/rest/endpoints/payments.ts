@@ -1,5 +1,5 @@
 import { certificateResponse, coverageCertificate } from "@/server/coverages/certificate";
-import { CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
+import { CoverageList, ListCoveragesQuery } from "@/lib/schemas/coverages";
 import { listCoverages } from "@/server/coverages/service";
 import {
   InitializePaymentInput,
@@ -8,7 +8,7 @@ import {
   PaymentList,
   ReferenceParam,
   VerifiedPayment,
-} from "@/server/payments/schemas";
+} from "@/lib/schemas/payments";
 import { initializePayment, listPayments, verifyPayment } from "@/server/payments/service";
 import { endpoint, IdParam } from "../endpoint";
 

@@ -1,4 +1,4 @@
-import { PolicyAnalyticsQuery } from "@/server/analytics/schemas";
+import { PolicyAnalyticsQuery } from "@/lib/schemas/analytics";
 import { getPolicyAnalytics } from "@/server/policies/analytics";
 import {
   CreatePolicyInput,
@@ -8,7 +8,7 @@ import {
   PolicyList,
   PolicyStatusInput,
   UpdatePolicyInput,
-} from "@/server/policies/schemas";
+} from "@/lib/schemas/policies";
 import { createPolicy, deletePolicy, getPolicy, listPolicies, setPolicyStatus, updatePolicy } from "@/server/policies/service";
 import { endpoint, IdParam } from "../endpoint";
 

@@ -1,4 +1,4 @@
-import { Settings, UpdateSettingsInput, UploadLogoInput } from "@/server/settings/schemas";
+import { Settings, UpdateSettingsInput, UploadLogoInput } from "@/lib/schemas/settings";
 import { getSettings, removeLogo, setLogo, updateSettings } from "@/server/settings/service";
 import { endpoint } from "../endpoint";
 

@@ -13,7 +13,7 @@ import {
   Member,
   MemberList,
   UpdateMemberInput,
-} from "@/server/team/schemas";
+} from "@/lib/schemas/team";
 import { endpoint } from "../endpoint";
 import { creatorActor } from "../user-scope";
 import { AccountParam } from "./organizations";

@@ -6,7 +6,7 @@ import {
   WebhookDeliveryList,
   WebhookList,
   WebhookWithSecret,
-} from "@/server/webhooks/schemas";
+} from "@/lib/schemas/webhooks";
 import {
   createWebhook,
   deleteWebhook,

@@ -1,10 +1,10 @@
 // Platform administration for the /admin pages: the KYB review queue and the
 // decisions, and every organization's payouts. Every procedure answers 404 to anyone but a platform admin.
-import { PayoutItem, PayoutRef, PayoutsInput, PayoutsPage } from "@/server/admin/payout-schemas";
+import { PayoutItem, PayoutRef, PayoutsInput, PayoutsPage } from "@/lib/schemas/admin-payouts";
 import { listPayouts, retryPayout } from "@/server/admin/payouts";
-import { KybQueueInput, KybQueuePage, KybReview, OrganizationRef } from "@/server/admin/schemas";
+import { KybQueueInput, KybQueuePage, KybReview, OrganizationRef } from "@/lib/schemas/admin";
 import { approveKyb, kybQueue, kybReview, rejectKyb } from "@/server/admin/service";
-import { Kyb, RejectKybInput } from "@/server/kyb/schemas";
+import { Kyb, RejectKybInput } from "@/lib/schemas/kyb";
 import { platformAdminProcedure, router } from "../init";
 
 export const adminRouter = router({

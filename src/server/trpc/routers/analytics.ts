@@ -9,7 +9,7 @@ import {
   RevenueAnalytics,
   RevenueQuery,
   UsageQuery,
-} from "@/server/analytics/schemas";
+} from "@/lib/schemas/analytics";
 import {
   getAnalyticsOverview,
   getApiUsage,

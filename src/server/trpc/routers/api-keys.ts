@@ -1,6 +1,6 @@
-import { ApiKey, ApiKeyList, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/server/api-keys/schemas";
+import { ApiKey, ApiKeyList, ApiKeyWithSecret, CreateApiKeyInput, UpdateApiKeyInput } from "@/lib/schemas/api-keys";
 import { createApiKey, listApiKeys, regenerateApiKey, revokeApiKey, updateApiKey } from "@/server/api-keys/service";
-import { IdParam } from "@/server/ids";
+import { IdParam } from "@/lib/schemas/ids";
 import { PageQuery } from "@/server/pagination";
 import { orgProcedure, router } from "../init";
 

@@ -6,7 +6,7 @@ import {
   BankAccountList,
   SandboxHint,
   VerifyBankAccountInput,
-} from "@/server/bank-accounts/schemas";
+} from "@/lib/schemas/bank-accounts";
 import {
   addBankAccount,
   listBankAccounts,
@@ -15,7 +15,7 @@ import {
   setDefaultBankAccount,
   verifyBankAccount,
 } from "@/server/bank-accounts/service";
-import { IdParam } from "@/server/ids";
+import { IdParam } from "@/lib/schemas/ids";
 import { PageQuery } from "@/server/pagination";
 import { orgProcedure, router } from "../init";
 

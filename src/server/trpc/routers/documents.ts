@@ -7,7 +7,7 @@ import {
   ListDocumentsQuery,
   ReceiptSampleViewList,
   UpdateCertificateInput,
-} from "@/server/documents/schemas";
+} from "@/lib/schemas/documents";
 import {
   deleteCertificate,
   deleteReceiptSample,
@@ -15,7 +15,7 @@ import {
   listReceiptSamples,
   setCertificateActive,
 } from "@/server/documents/service";
-import { IdParam } from "@/server/ids";
+import { IdParam } from "@/lib/schemas/ids";
 import { orgProcedure, router } from "../init";
 
 export const documentsRouter = router({

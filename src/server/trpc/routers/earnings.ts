@@ -6,9 +6,9 @@ import {
   ListTransactionsQuery,
   SeriesQuery,
   WithdrawState,
-} from "@/server/earnings/schemas";
+} from "@/lib/schemas/earnings";
 import { getEarningsOverview, getEarningsSeries, getWithdrawState, listTransactions } from "@/server/earnings/service";
-import { ListWithdrawalsQuery, WithdrawInput, Withdrawal, WithdrawalList } from "@/server/withdrawals/schemas";
+import { ListWithdrawalsQuery, WithdrawInput, Withdrawal, WithdrawalList } from "@/lib/schemas/withdrawals";
 import { listWithdrawals, requestWithdrawal } from "@/server/withdrawals/service";
 import { orgProcedure, router } from "../init";
 

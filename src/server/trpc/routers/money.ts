@@ -8,7 +8,7 @@ import {
   ListClaimsQuery,
   SearchClaimsQuery,
   UpdateClaimStatusInput,
-} from "@/server/claims/schemas";
+} from "@/lib/schemas/claims";
 import {
   getClaimDetail,
   getClaimWithHistory,
@@ -17,13 +17,13 @@ import {
   submitClaim,
   updateClaimStatus,
 } from "@/server/claims/service";
-import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/server/customers/schemas";
+import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/lib/schemas/customers";
 import { getCustomer, listCustomers } from "@/server/customers/service";
-import { CustomerReminderList, SimulateEndInput } from "@/server/coverages/reminder-schemas";
+import { CustomerReminderList, SimulateEndInput } from "@/lib/schemas/coverage-reminders";
 import { listCustomerReminders, simulateCoverageEnd } from "@/server/coverages/reminders";
-import { Coverage, CoverageList, ListCoveragesQuery } from "@/server/coverages/schemas";
+import { Coverage, CoverageList, ListCoveragesQuery } from "@/lib/schemas/coverages";
 import { listCoverages } from "@/server/coverages/service";
-import { IdParam } from "@/server/ids";
+import { IdParam } from "@/lib/schemas/ids";
 import {
   InitializePaymentInput,
   ListPaymentsQuery,
@@ -36,7 +36,7 @@ import {
   ReferenceParam,
   SearchPaymentsQuery,
   VerifiedPayment,
-} from "@/server/payments/schemas";
+} from "@/lib/schemas/payments";
 import { getPaymentDetail, paymentTotals, searchPayments } from "@/server/payments/search";
 import { initializePayment, listPayments, verifyPayment } from "@/server/payments/service";
 import { orgProcedure, router } from "../init";

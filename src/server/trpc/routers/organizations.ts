@@ -7,7 +7,7 @@ import {
   Organization,
   OrganizationList,
   UpdateOrganizationInput,
-} from "@/server/organizations/schemas";
+} from "@/lib/schemas/organizations";
 import {
   createOrganization,
   currencyLock,

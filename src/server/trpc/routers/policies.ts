@@ -8,9 +8,9 @@ import {
   PolicyAnalyticsInput,
   PolicyList,
   UpdatePolicyInput,
-} from "@/server/policies/schemas";
+} from "@/lib/schemas/policies";
 import { createPolicy, deletePolicy, getPolicy, listPolicies, setPolicyStatus, updatePolicy } from "@/server/policies/service";
-import { IdParam } from "@/server/ids";
+import { IdParam } from "@/lib/schemas/ids";
 import { orgProcedure, router } from "../init";
 
 export const policiesRouter = router({

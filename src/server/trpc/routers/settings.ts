@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
 import { env } from "@/server/env";
-import { Settings, UpdateSettingsInput } from "@/server/settings/schemas";
+import { Settings, UpdateSettingsInput } from "@/lib/schemas/settings";
 import { getSettings, removeLogo, updateSettings } from "@/server/settings/service";
 import { orgProcedure, router } from "../init";
 

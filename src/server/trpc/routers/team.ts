@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
-import { ApiKey } from "@/server/api-keys/schemas";
-import { IdParam } from "@/server/ids";
+import { ApiKey } from "@/lib/schemas/api-keys";
+import { IdParam } from "@/lib/schemas/ids";
 import { PageQuery } from "@/server/pagination";
 import { acceptInvitation, cancelInvitation, inviteMember, listInvitations, resendInvitation } from "@/server/team/invitations";
 import { activeApiKeysOfMember, listMembers, removeMember, updateMemberRole } from "@/server/team/members";
@@ -14,7 +14,7 @@ import {
   Member,
   MemberList,
   MemberRemoval,
-} from "@/server/team/schemas";
+} from "@/lib/schemas/team";
 import { authedProcedure, orgProcedure, router } from "../init";
 
 export const teamRouter = router({

@@ -1,5 +1,5 @@
 import { z } from "@/lib/messages";
-import { IdParam } from "@/server/ids";
+import { IdParam } from "@/lib/schemas/ids";
 import { PageQuery } from "@/server/pagination";
 import {
   CreateWebhookInput,
@@ -10,7 +10,7 @@ import {
   WebhookDeliveryList,
   WebhookList,
   WebhookWithSecret,
-} from "@/server/webhooks/schemas";
+} from "@/lib/schemas/webhooks";
 import {
   createWebhook,
   deleteWebhook,

@@ -8,7 +8,7 @@ import { z } from "@/lib/messages";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
-import { CreateApiKeyInput, type ApiKey, type ApiKeyWithSecret } from "@/server/api-keys/schemas";
+import { CreateApiKeyInput, type ApiKey, type ApiKeyWithSecret } from "@/lib/schemas/api-keys";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 

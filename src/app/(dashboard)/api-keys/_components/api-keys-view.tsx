@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { formatDateTime } from "@/lib/format";
-import type { ApiKey, ApiKeyWithSecret } from "@/server/api-keys/schemas";
+import type { ApiKey, ApiKeyWithSecret } from "@/lib/schemas/api-keys";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { SecretDialog } from "./secret-dialog";

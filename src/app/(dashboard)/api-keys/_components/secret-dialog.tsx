@@ -2,7 +2,7 @@
 
 import { SecretReveal } from "@/components/secret-reveal";
 import { Dialog } from "@/components/ui/dialog";
-import type { ApiKeyWithSecret } from "@/server/api-keys/schemas";
+import type { ApiKeyWithSecret } from "@/lib/schemas/api-keys";
 
 /** Shows a key's secret the one time it exists in the clear. */
 export function SecretDialog({ apiKey, onClose }: { apiKey: ApiKeyWithSecret | null; onClose: () => void }) {

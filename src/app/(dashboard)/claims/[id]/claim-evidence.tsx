@@ -14,7 +14,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { UploadProgressBar } from "@/components/upload/upload-progress";
 import { formatBytes, MAX_UPLOAD_BYTES } from "@/components/upload/xhr-upload";
 import { formatDateTime } from "@/lib/format";
-import type { ClaimAttachment } from "@/server/claims/schemas";
+import type { ClaimAttachment } from "@/lib/schemas/claims";
 import { useTRPC } from "@/trpc/react";
 import {
   ACCEPT,

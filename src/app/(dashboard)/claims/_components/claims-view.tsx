@@ -11,7 +11,7 @@ import { formatDate, formatTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
 import { useQueryState } from "@/lib/use-query-state";
 import { CLAIM_STATUSES, CLAIM_TYPES } from "@/lib/enums";
-import type { ClaimRow } from "@/server/claims/schemas";
+import type { ClaimRow } from "@/lib/schemas/claims";
 import { useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { FileClaimButton } from "./file-claim-button";

@@ -10,7 +10,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
-import type { CustomerDetail as Detail } from "@/server/customers/schemas";
+import type { CustomerDetail as Detail } from "@/lib/schemas/customers";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { FileClaimButton } from "../../claims/_components/file-claim-button";

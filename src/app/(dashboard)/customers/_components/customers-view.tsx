@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/card";
 import { formatDate } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
 import { useQueryState } from "@/lib/use-query-state";
-import type { Customer } from "@/server/customers/schemas";
+import type { Customer } from "@/lib/schemas/customers";
 import { useTRPC } from "@/trpc/react";
 
 const FILTERS = ["q"] as const;

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { Switch } from "@/components/ui/switch";
-import type { CertificateView } from "@/server/documents/schemas";
+import type { CertificateView } from "@/lib/schemas/documents";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DocumentList } from "./document-list";
 import { DocumentRow } from "./document-row";

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { FilePreview, pagesLabel } from "@/components/file-preview";
 import { formatBytes } from "@/components/upload/xhr-upload";
 import { formatDateTime } from "@/lib/format";
-import type { CertificateView, ReceiptSampleView } from "@/server/documents/schemas";
+import type { CertificateView, ReceiptSampleView } from "@/lib/schemas/documents";
 
 /** One stored document: its preview, what it is, and the actions the user may take. */
 export function DocumentRow({

@@ -7,7 +7,7 @@ import { toast } from "@/lib/toast";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import type { ReceiptSampleView } from "@/server/documents/schemas";
+import type { ReceiptSampleView } from "@/lib/schemas/documents";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { DocumentList } from "./document-list";
 import { DocumentRow } from "./document-row";

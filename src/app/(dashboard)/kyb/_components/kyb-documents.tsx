@@ -4,7 +4,7 @@ import { inKindOrder, KYB_DOCUMENT_LABEL } from "@/components/kyb-status-badge";
 import { Card } from "@/components/ui/card";
 import { formatBytes } from "@/components/upload/xhr-upload";
 import { formatDateTime } from "@/lib/format";
-import type { KybDocument } from "@/server/kyb/schemas";
+import type { KybDocument } from "@/lib/schemas/kyb";
 
 /** The documents of the current submission, each viewable and downloadable. */
 export function KybDocuments({ documents, title }: { documents: KybDocument[]; title: string }) {

@@ -10,7 +10,7 @@ import { errorsByField, UploadError, uploadWithProgress } from "@/components/upl
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { FormError } from "@/components/ui/field";
-import type { KybDocument } from "@/server/kyb/schemas";
+import type { KybDocument } from "@/lib/schemas/kyb";
 
 type Kind = KybDocument["kind"];
 const KINDS: Kind[] = ["certificateOfIncorporation", "taxCertificate"];

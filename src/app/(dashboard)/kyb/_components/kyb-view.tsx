@@ -7,7 +7,7 @@ import { lazyComponent } from "@/components/lazy-component";
 import { KybStatusBadge } from "@/components/kyb-status-badge";
 import { Card, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDateTime } from "@/lib/format";
-import type { Kyb } from "@/server/kyb/schemas";
+import type { Kyb } from "@/lib/schemas/kyb";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { KybDocuments } from "./kyb-documents";

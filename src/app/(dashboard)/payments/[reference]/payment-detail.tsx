@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/status-badge";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate, formatDateTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
-import type { PaymentDetail as Detail } from "@/server/payments/schemas";
+import type { PaymentDetail as Detail } from "@/lib/schemas/payments";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 export function PaymentDetail({ reference }: { reference: string }) {

@@ -12,7 +12,7 @@ import { formatDate, formatTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
 import { useQueryState } from "@/lib/use-query-state";
 import { PAYMENT_STATUSES } from "@/lib/enums";
-import type { PaymentRow, PaymentTotals } from "@/server/payments/schemas";
+import type { PaymentRow, PaymentTotals } from "@/lib/schemas/payments";
 import { useTRPC } from "@/trpc/react";
 
 const FILTERS = ["q", "status", "policyId", "from", "to"] as const;

@@ -11,8 +11,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { displayMoney } from "@/lib/money-format";
-import type { Payment } from "@/server/payments/schemas";
-import type { Policy } from "@/server/policies/schemas";
+import type { Payment } from "@/lib/schemas/payments";
+import type { Policy } from "@/lib/schemas/policies";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 const Customer = z.object({ email: z.string().trim().min(1, M.requiredWhat("the customer's email")).pipe(z.email(M.email)) });

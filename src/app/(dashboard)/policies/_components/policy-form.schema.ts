@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { M, z } from "@/lib/messages";
 import { parseDecimal } from "@/lib/money-format";
-import { PolicyDuration, PolicyType } from "@/server/policies/schemas";
+import { PolicyDuration, PolicyType } from "@/lib/schemas/policies";
 
 export const FormSchema = z.object({
   name: z.string().trim().min(1).max(120),

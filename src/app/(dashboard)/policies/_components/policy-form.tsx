@@ -8,7 +8,7 @@ import { Field, Input, Textarea, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";
 import { lazyResolver } from "@/lib/lazy-resolver";
-import type { Policy } from "@/server/policies/schemas";
+import type { Policy } from "@/lib/schemas/policies";
 import type { ErrorInfo } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "./labels";
 import { ListEditor } from "./list-editor";

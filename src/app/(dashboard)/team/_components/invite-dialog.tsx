@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
-import { InviteMemberInput } from "@/server/team/schemas";
+import { InviteMemberInput } from "@/lib/schemas/team";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 type Values = z.input<typeof InviteMemberInput>;

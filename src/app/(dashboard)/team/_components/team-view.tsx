@@ -10,7 +10,7 @@ import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/com
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { NativeSelect } from "@/components/ui/select";
 import { formatDate } from "@/lib/format";
-import type { Invitation, Member } from "@/server/team/schemas";
+import type { Invitation, Member } from "@/lib/schemas/team";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
 

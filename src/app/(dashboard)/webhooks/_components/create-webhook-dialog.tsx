@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { EVENT_TYPES } from "@/lib/enums";
-import { CreateWebhookInput, type WebhookWithSecret } from "@/server/webhooks/schemas";
+import { CreateWebhookInput, type WebhookWithSecret } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 type Values = z.input<typeof CreateWebhookInput>;

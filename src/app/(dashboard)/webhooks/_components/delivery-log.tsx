@@ -11,7 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { NativeSelect } from "@/components/ui/select";
 import { formatDateTime } from "@/lib/format";
 import { EVENT_TYPES } from "@/lib/enums";
-import type { Webhook, WebhookDelivery } from "@/server/webhooks/schemas";
+import type { Webhook, WebhookDelivery } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 

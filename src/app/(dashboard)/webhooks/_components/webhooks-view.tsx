@@ -8,7 +8,7 @@ import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import type { Webhook } from "@/server/webhooks/schemas";
+import type { Webhook } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
 import { DeliveryLog } from "./delivery-log";

@@ -10,7 +10,7 @@ import { KybStatusBadge } from "@/components/kyb-status-badge";
 import { PageHeader } from "@/components/ui/card";
 import { tabPanelProps, Tabs } from "@/components/ui/tabs";
 import { formatDateTime } from "@/lib/format";
-import type { KybQueueItem } from "@/server/admin/schemas";
+import type { KybQueueItem } from "@/lib/schemas/admin";
 import { useTRPC } from "@/trpc/react";
 
 export type QueueFilter = "pending" | "approved" | "rejected" | "all";

@@ -1,7 +1,7 @@
 import { CircleCheck, CircleX } from "lucide-react";
 import { Card } from "@/components/ui/card";
 import { formatDateTime } from "@/lib/format";
-import type { KybDecisionView } from "@/server/admin/schemas";
+import type { KybDecisionView } from "@/lib/schemas/admin";
 
 /** Every decision on this business's KYB, newest first: who, when, what and why. */
 export function DecisionHistory({ decisions }: { decisions: KybDecisionView[] }) {

@@ -3,7 +3,7 @@ import { KYB_DOCUMENT_LABEL } from "@/components/kyb-status-badge";
 import { Card } from "@/components/ui/card";
 import { formatBytes } from "@/components/upload/xhr-upload";
 import { formatDateTime } from "@/lib/format";
-import type { KybDocument } from "@/server/kyb/schemas";
+import type { KybDocument } from "@/lib/schemas/kyb";
 
 // Shown in the page, so the reviewer reads it beside the decision: /api/files
 // may be framed by our own pages (X-Frame-Options SAMEORIGIN) and serves KYB

@@ -6,7 +6,7 @@ import { toast } from "@/lib/toast";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Textarea } from "@/components/ui/field";
-import type { KybReview } from "@/server/admin/schemas";
+import type { KybReview } from "@/lib/schemas/admin";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 // The service's bounds (RejectKybInput); checked here only to answer sooner.

@@ -1,5 +1,5 @@
 import { M, z } from "@/lib/messages";
-import { FileField } from "@/server/files/schemas";
+import { FileField } from "@/lib/schemas/files";
 
 /** Renewal reminders: at most 5 distinct days, each 1–90. */
 export const REMINDER_DAYS_MAX = 5;

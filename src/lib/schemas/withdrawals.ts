@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const WITHDRAWAL_STATUSES = ["pending", "processing", "paid", "failed"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];

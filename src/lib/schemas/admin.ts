@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
-import { Kyb } from "@/server/kyb/schemas";
-import { pageOf } from "@/server/pagination";
+import { Kyb } from "@/lib/schemas/kyb";
+import { pageOf } from "@/lib/schemas/pagination";
 
 /** The statuses the queue shows: everything once submitted. */
 export const QUEUE_STATUSES = ["pending", "approved", "rejected"] as const;

@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
-import { ContentType, FileField } from "@/server/files/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { ContentType, FileField } from "@/lib/schemas/files";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 const Name = z.string().trim().min(1).max(120);
 

@@ -1,6 +1,6 @@
 import { M, z } from "@/lib/messages";
 import { EVENT_TYPES } from "@/lib/enums";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const CreateWebhookInput = z
   .strictObject({

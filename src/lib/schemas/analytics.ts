@@ -2,11 +2,11 @@
 // OpenAPI document. Ranges are UTC days, `to` inclusive, default the last 30
 // days ending today; money is decimal strings with the organization's currency.
 import { M, z } from "@/lib/messages";
-import { Claim, CLAIM_STATUSES } from "@/server/claims/schemas";
-import { dayStart, MAX_SERIES_DAYS } from "@/server/earnings/schemas";
-import { KYB_STATUSES } from "@/server/kyb/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
-import { Payment, PAYMENT_STATUSES } from "@/server/payments/schemas";
+import { Claim, CLAIM_STATUSES } from "@/lib/schemas/claims";
+import { dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
+import { KYB_STATUSES } from "@/lib/schemas/kyb";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
+import { Payment, PAYMENT_STATUSES } from "@/lib/schemas/payments";
 
 const DAY_MS = 86_400_000;
 /** The default range: the last 30 days, today included. */

@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
-import { ContentType, FileField } from "@/server/files/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { ContentType, FileField } from "@/lib/schemas/files";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const KYB_STATUSES = ["not_submitted", "pending", "approved", "rejected"] as const;
 export type KybStatus = (typeof KYB_STATUSES)[number];

@@ -1,8 +1,8 @@
 import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
-import { Coverage } from "@/server/coverages/schemas";
-import { ContentType, FileField } from "@/server/files/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { Coverage } from "@/lib/schemas/coverages";
+import { ContentType, FileField } from "@/lib/schemas/files";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 // The value lists and the review moves live in src/lib/enums.ts (the dashboard imports them from there).
 import { CLAIM_MOVES, CLAIM_STATUSES, CLAIM_TYPES, type ClaimStatus } from "@/lib/enums";

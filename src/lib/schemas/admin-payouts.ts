@@ -1,6 +1,6 @@
 import { z } from "@/lib/messages";
-import { pageOf } from "@/server/pagination";
-import { WITHDRAWAL_STATUSES } from "@/server/withdrawals/schemas";
+import { pageOf } from "@/lib/schemas/pagination";
+import { WITHDRAWAL_STATUSES } from "@/lib/schemas/withdrawals";
 
 // Not strict: tRPC's infinite queries add `direction` beside the cursor.
 export const PayoutsInput = z

@@ -1,6 +1,6 @@
 import { isCurrency } from "@/lib/currencies";
 import { M, z } from "@/lib/messages";
-import { pageOf } from "@/server/pagination";
+import { pageOf } from "@/lib/schemas/pagination";
 
 const trimmed = (max: number) => z.string().trim().min(1).max(max);
 

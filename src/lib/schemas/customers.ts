@@ -1,8 +1,8 @@
 import { z } from "@/lib/messages";
-import { ClaimRow } from "@/server/claims/schemas";
-import { Coverage } from "@/server/coverages/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
-import { PaymentRow } from "@/server/payments/schemas";
+import { ClaimRow } from "@/lib/schemas/claims";
+import { Coverage } from "@/lib/schemas/coverages";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
+import { PaymentRow } from "@/lib/schemas/payments";
 
 export const ListCustomersQuery = PageQuery.extend({
   q: z.string().trim().max(254).optional().describe("Email or name contains (case-insensitive)"),

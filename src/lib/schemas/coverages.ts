@@ -1,5 +1,5 @@
 import { z } from "@/lib/messages";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const COVERAGE_STATUSES = ["active", "expired"] as const;
 export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
-import { Coverage } from "@/server/coverages/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { Coverage } from "@/lib/schemas/coverages";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 import { PAYMENT_STATUSES } from "@/lib/enums";
 export { PAYMENT_STATUSES };

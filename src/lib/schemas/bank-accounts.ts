@@ -1,5 +1,5 @@
 import { z } from "@/lib/messages";
-import { pageOf } from "@/server/pagination";
+import { pageOf } from "@/lib/schemas/pagination";
 
 const Text = (max: number) =>
   z.string().trim().min(1).max(max);

@@ -1,8 +1,8 @@
 import { M, z } from "@/lib/messages";
 import { DecimalString } from "@/lib/money";
-import { PolicyAnalyticsQuery, REVENUE_GRANULARITIES } from "@/server/analytics/schemas";
-import { IdParam } from "@/server/ids";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { PolicyAnalyticsQuery, REVENUE_GRANULARITIES } from "@/lib/schemas/analytics";
+import { IdParam } from "@/lib/schemas/ids";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 // The value lists live in src/lib/enums.ts, which the dashboard imports without this module's weight.
 import { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";

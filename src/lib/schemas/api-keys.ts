@@ -1,5 +1,5 @@
 import { M, z } from "@/lib/messages";
-import { pageOf } from "@/server/pagination";
+import { pageOf } from "@/lib/schemas/pagination";
 
 export const Permission = z.enum(["read", "write"]);
 

@@ -1,6 +1,6 @@
 import { M, z } from "@/lib/messages";
-import { ApiKey } from "@/server/api-keys/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { ApiKey } from "@/lib/schemas/api-keys";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 /** Roles that can be given; OWNER is only ever the organization's creator. */
 export const AssignableRole = z.enum(["ADMIN", "MEMBER"]);

@@ -1,7 +1,7 @@
 import { z, M } from "@/lib/messages";
 import { CLAIM_TYPES } from "@/lib/enums";
 import { AmountNumber } from "@/lib/money";
-import { CreateClaimInput } from "@/server/claims/schemas";
+import { CreateClaimInput } from "@/lib/schemas/claims";
 
 export const PortalEmailInput = z.strictObject({
   email: z

@@ -1,6 +1,6 @@
 import { M, z } from "@/lib/messages";
-import { KYB_STATUSES } from "@/server/kyb/schemas";
-import { pageOf, PageQuery } from "@/server/pagination";
+import { KYB_STATUSES } from "@/lib/schemas/kyb";
+import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const LEDGER_TYPES = ["payment", "fee", "withdrawal", "withdrawal_reversal"] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
