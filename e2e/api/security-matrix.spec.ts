@@ -36,13 +36,15 @@ const MODES = ["live", "test"] as const;
 const describeAnswer = (a: Answer) => `${a.status} ${a.text.slice(0, 300)}`;
 
 /**
- * A test key changing what live shares — the team and invitations under its
- * own organization — is refused before any record is looked up: 403
- * `forbidden` (SPEC §2; the permission step comes before the record's 404).
- * Another organization's id is a 404 all the same.
+ * A test key changing what live shares — the profile, team and invitations
+ * under its own organization, the settings and logo — is refused before any
+ * record is looked up: 403 `forbidden` (SPEC §2; the permission step comes
+ * before the record's 404). Another organization's id is a 404 all the same.
  */
 const refusedToTestKeys = (mode: (typeof MODES)[number], op: Operation, ownAccount: boolean) =>
-  mode === "test" && op.method !== "GET" && op.path.startsWith("/organizations/{accountID}") && ownAccount;
+  mode === "test" &&
+  op.method !== "GET" &&
+  ((op.path.startsWith("/organizations/{accountID}") && ownAccount) || op.path.startsWith("/business/settings"));
 
 /** The operation's body, if any (JSON, or a form with a real PDF in each file field): every field the schema declares. */
 function bodyFor(api: ApiDocument, op: Operation) {

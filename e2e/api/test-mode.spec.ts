@@ -110,7 +110,12 @@ test.describe("test mode", () => {
   test("settings and team are shared by both modes; verification is per mode", async () => {
     const live = await tenantWithClients();
     const test = await otherSide(live, "test");
-    await ok(await test.write.put("business/settings", { data: { api: { rateLimit: 4321 } } }));
+    // Shared, so a live key's change shows to the test key — and a test key may read it but not change it.
+    await ok(await live.write.put("business/settings", { data: { api: { rateLimit: 4321 } } }));
+    expect((await ok(await test.read.get("business/settings"))).api.rateLimit).toBe(4321);
+    const refused = await problem(await test.write.put("business/settings", { data: { api: { rateLimit: 99 } } }), 403, "forbidden");
+    expect(refused.detail).toBe("Test keys cannot change the live account");
+    await problem(await test.write.delete("business/settings/logo"), 403, "forbidden");
     expect((await ok(await live.read.get("business/settings"))).api.rateLimit).toBe(4321);
     const members = await ok(await test.read.get(`organizations/${live.organizationId}/members`));
     expect(members.data).toHaveLength(1);

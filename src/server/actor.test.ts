@@ -13,30 +13,67 @@ const writeOnlyKey: Actor = { ...base, role: "OWNER", apiKey: { id: "key_1", per
 // Any key acts with its creator's current role, within the key's permissions.
 const memberWithWriteKey: Actor = { ...base, role: "MEMBER", apiKey: { id: "key_1", permissions: ["write"] } };
 const adminWithReadKey: Actor = { ...base, role: "ADMIN", apiKey: { id: "key_1", permissions: ["read"] } };
+// A test key (or the dashboard's test view) works on the test twin; only the key is kept off the live account.
+const testWriteKey: Actor = { ...writeKey, accountId: "org_1", organizationId: "org_1_test", livemode: false };
+const testReadKey: Actor = { ...readKey, accountId: "org_1", organizationId: "org_1_test", livemode: false };
+const ownerInTestView: Actor = { ...owner, accountId: "org_1", organizationId: "org_1_test", livemode: false };
 
 // null = allowed; otherwise the AppError code assertCan throws.
 const table: [string, Actor, Record<Capability, string | null>][] = [
-  ["OWNER", owner, { read: null, manage: null, admin: null, "admin-read": null }],
-  ["ADMIN", admin, { read: null, manage: null, admin: null, "admin-read": null }],
-  ["MEMBER", member, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden" }],
+  ["OWNER", owner, { read: null, manage: null, admin: null, "admin-read": null, account: null }],
+  ["ADMIN", admin, { read: null, manage: null, admin: null, "admin-read": null, account: null }],
+  ["MEMBER", member, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden", account: "forbidden" }],
   [
     "read key",
     readKey,
-    { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions", "admin-read": null },
+    {
+      read: null,
+      manage: "insufficient_permissions",
+      admin: "insufficient_permissions",
+      "admin-read": null,
+      account: "insufficient_permissions",
+    },
   ],
-  ["read+write key", writeKey, { read: null, manage: null, admin: null, "admin-read": null }],
-  ["write-only key (write implies read)", writeOnlyKey, { read: null, manage: null, admin: null, "admin-read": null }],
-  ["MEMBER through a write key", memberWithWriteKey, { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden" }],
+  ["read+write key", writeKey, { read: null, manage: null, admin: null, "admin-read": null, account: null }],
+  [
+    "write-only key (write implies read)",
+    writeOnlyKey,
+    { read: null, manage: null, admin: null, "admin-read": null, account: null },
+  ],
+  [
+    "MEMBER through a write key",
+    memberWithWriteKey,
+    { read: null, manage: null, admin: "forbidden", "admin-read": "forbidden", account: "forbidden" },
+  ],
   [
     "ADMIN through a read key",
     adminWithReadKey,
-    { read: null, manage: "insufficient_permissions", admin: "insufficient_permissions", "admin-read": null },
+    {
+      read: null,
+      manage: "insufficient_permissions",
+      admin: "insufficient_permissions",
+      "admin-read": null,
+      account: "insufficient_permissions",
+    },
   ],
+  ["test write key", testWriteKey, { read: null, manage: null, admin: null, "admin-read": null, account: "forbidden" }],
+  [
+    "test read key",
+    testReadKey,
+    {
+      read: null,
+      manage: "insufficient_permissions",
+      admin: "insufficient_permissions",
+      "admin-read": null,
+      account: "insufficient_permissions",
+    },
+  ],
+  ["OWNER in the dashboard's test view", ownerInTestView, { read: null, manage: null, admin: null, "admin-read": null, account: null }],
 ];
 
 describe("can / assertCan", () => {
   for (const [who, actor, expected] of table) {
-    for (const capability of ["read", "manage", "admin", "admin-read"] as const) {
+    for (const capability of ["read", "manage", "admin", "admin-read", "account"] as const) {
       const code = expected[capability];
       it(`${who} ${code ? "may not" : "may"} ${capability}`, () => {
         expect(can(actor, capability)).toBe(code === null);

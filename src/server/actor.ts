@@ -29,9 +29,12 @@ export interface Actor {
  * - `admin`: team, API keys, settings, organization profile, money out,
  *   webhooks, KYB — ADMIN or OWNER, a `write` key;
  * - `admin-read`: reading the team (emails of members and invitees) —
- *   ADMIN or OWNER, any key.
+ *   ADMIN or OWNER, any key;
+ * - `account`: changing what test and live share (profile, settings, team,
+ *   invitations, live keys) — `admin`, and never a test key (a test key is
+ *   for integration work; it must not reach the live account).
  */
-export type Capability = "read" | "manage" | "admin" | "admin-read";
+export type Capability = "read" | "manage" | "admin" | "admin-read" | "account";
 
 /** What the actor may do, for the dashboard to show only what the server will accept. */
 export interface Capabilities {
@@ -62,7 +65,10 @@ function refusal(actor: Actor, capability: Capability): AppError | null {
     return actor.role === "MEMBER" ? new AppError("forbidden", "Only an organization's owner or admins can see its team") : null;
   }
   if (lacksWrite(actor.apiKey)) return needsWrite();
-  if (capability === "admin" && actor.role === "MEMBER") {
+  if (capability === "account" && actor.apiKey && !isLive(actor)) {
+    return new AppError("forbidden", "Test keys cannot change the live account");
+  }
+  if ((capability === "admin" || capability === "account") && actor.role === "MEMBER") {
     return new AppError("forbidden", "Only an organization's owner or admins can do this");
   }
   return null;

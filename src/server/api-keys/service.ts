@@ -47,11 +47,8 @@ export async function listApiKeys(actor: Actor, page: PageQuery): Promise<Page<A
 }
 
 export async function createApiKey(actor: Actor, input: CreateApiKeyInput): Promise<ApiKeyWithSecret> {
-  assertCan(actor, "admin");
   const mode: KeyMode = input.mode ?? "live";
-  if (mode === "live" && actor.apiKey && !isLive(actor)) {
-    throw new AppError("forbidden", "A test key cannot create live keys: use a live key or the dashboard");
-  }
+  assertCan(actor, mode === "live" ? "account" : "admin");
   const key = generateApiKey(mode);
   const row = await db.apiKey.create({
     data: {
@@ -91,6 +88,7 @@ async function lostRace(actor: Actor, row: ApiKeyRow, what: "changed" | "regener
 export async function updateApiKey(actor: Actor, id: string, input: UpdateApiKeyInput): Promise<ApiKey> {
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
+  if (row.mode === "live") assertCan(actor, "account");
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be changed");
   // Only while it is still active: a revocation that got in first is not undone, nor answered as active.
   const [updated] = await db.apiKey.updateManyAndReturn({
@@ -106,6 +104,7 @@ export async function updateApiKey(actor: Actor, id: string, input: UpdateApiKey
 export async function revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
+  if (row.mode === "live") assertCan(actor, "account");
   if (row.status === "revoked") return toApiKey(row);
   const [updated] = await db.apiKey.updateManyAndReturn({
     where: { id: row.id, status: "active" },
@@ -137,6 +136,7 @@ export const REGENERATE_GAP_MS = 2_000;
 export async function regenerateApiKey(actor: Actor, id: string, begunAt = new Date()): Promise<ApiKeyWithSecret> {
   assertCan(actor, "admin");
   const row = await findKey(actor, id);
+  if (row.mode === "live") assertCan(actor, "account");
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be regenerated");
   const key = generateApiKey(row.mode as KeyMode);
   const [updated] = await db.apiKey.updateManyAndReturn({

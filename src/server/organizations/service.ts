@@ -129,7 +129,7 @@ export async function currencyLock(actor: Actor): Promise<string | null> {
  * has been sold in the old one).
  */
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const account = accountOf(actor);
   return db.$transaction(async (tx) => {
     const [current] = await tx.$queryRaw<{ currency: string }[]>`

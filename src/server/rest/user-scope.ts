@@ -4,10 +4,9 @@
 // key reads what test and live share but never changes it. Only
 // `GET /organizations`, `POST /organizations` (live keys) and the switch of
 // the creator's dashboard organization reach beyond the key's organization.
-import { type Actor } from "@/server/actor";
+import { assertCan, type Actor } from "@/server/actor";
 import { keyActor, type AuthenticatedKey } from "@/server/api-keys/service";
 import { AppError, notFound } from "@/server/errors";
-import { actorForUser } from "@/server/organizations/service";
 
 /**
  * The key's creator, who must still belong to the key's own organization:
@@ -18,9 +17,9 @@ export function creatorOf(key: AuthenticatedKey): string {
   return keyActor(key).userId;
 }
 
-/** 403 for a test key on a change of what test and live share (profile, team, invitations, new organizations). */
+/** 403 for a test key creating an organization (the services refuse its other changes of the account: `assertCan(actor, "account")`). */
 export function assertLiveKey(key: AuthenticatedKey): void {
-  if (key.mode === "test") throw new AppError("forbidden", "Test keys cannot change the live account");
+  assertCan(keyActor(key), "account");
 }
 
 /** The key's own (live) organization, named by the path: any other id → 404. */
@@ -30,15 +29,11 @@ export function ownOrganization(key: AuthenticatedKey, organizationId: string): 
 }
 
 /**
- * The creator's actor in the key's own organization (404 for any other id);
- * with `change`, a test key is refused (403) after that.
+ * The key's actor (its creator's current role, its mode), on the key's own
+ * organization only (404 for any other id). A test key's actor is in test
+ * mode, so the services' `account` rule refuses its changes of the account.
  */
-export async function creatorActor(
-  key: AuthenticatedKey,
-  organizationId: string,
-  { change = false }: { change?: boolean } = {},
-): Promise<Actor> {
+export function creatorActor(key: AuthenticatedKey, organizationId: string): Actor {
   ownOrganization(key, organizationId);
-  if (change) assertLiveKey(key);
-  return actorForUser(creatorOf(key), organizationId, { id: key.id, permissions: key.permissions });
+  return keyActor(key);
 }

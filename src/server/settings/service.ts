@@ -54,7 +54,7 @@ export async function getSettings(actor: Actor): Promise<Settings> {
  * reschedule the reminders of the coverages of both modes that have not ended.
  */
 export async function updateSettings(actor: Actor, input: UpdateSettingsInput): Promise<Settings> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const accountId = accountOf(actor);
   const days = input.reminders?.daysBefore ? [...input.reminders.daysBefore].sort((a, b) => b - a) : undefined;
   const settings = await db.$transaction(async (tx) => {
@@ -97,7 +97,7 @@ async function lockedLogo(tx: Tx, accountId: string): Promise<StoredFile | null>
  * last one wins, and exactly one logo file remains.
  */
 export async function setLogo(actor: Actor, input: UploadLogoInput): Promise<Settings> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const { file } = input;
   if (file.contentType !== "image/png" && file.contentType !== "image/jpeg") {
     throw new AppError("unsupported_media_type", "file: a logo must be a PNG or JPEG image (judged by its content)", {
@@ -132,7 +132,7 @@ export async function setLogo(actor: Actor, input: UploadLogoInput): Promise<Set
 
 /** Removes the logo (row and bytes); nothing to do without one. */
 export async function removeLogo(actor: Actor): Promise<Settings> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const accountId = accountOf(actor);
   const { settings, removed } = await db.$transaction(async (tx) => {
     const old = await lockedLogo(tx, accountId);

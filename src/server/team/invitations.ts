@@ -64,7 +64,7 @@ async function lockOrganization(tx: Tx, organizationId: string) {
 }
 
 export async function inviteMember(actor: Actor, input: InviteMemberInput): Promise<Invitation> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const token = newInvitationToken();
   const row = await db.$transaction(async (tx) => {
     await lockOrganization(tx, accountOf(actor));
@@ -132,7 +132,7 @@ async function updatePending(
 
 /** A new link (the old one stops working), a fresh 7 days, and the email again. */
 export async function resendInvitation(actor: Actor, id: string): Promise<Invitation> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const token = newInvitationToken();
   const updated = await updatePending(actor, id, "resent", { tokenHash: hashInvitationToken(token), expiresAt: expiry() });
   await deliver(updated, token);
@@ -140,7 +140,7 @@ export async function resendInvitation(actor: Actor, id: string): Promise<Invita
 }
 
 export async function cancelInvitation(actor: Actor, id: string): Promise<Invitation> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   return toInvitation(await updatePending(actor, id, "cancelled", { status: "cancelled", cancelledAt: new Date() }));
 }
 

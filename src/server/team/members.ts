@@ -39,7 +39,7 @@ async function findMember(actor: Actor, memberId: string) {
 }
 
 export async function updateMemberRole(actor: Actor, memberId: string, role: "ADMIN" | "MEMBER"): Promise<Member> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const member = await findMember(actor, memberId);
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner's role cannot be changed");
   if (member.role === role) return toMember(member);
@@ -67,7 +67,7 @@ export async function activeApiKeysOfMember(actor: Actor, memberId: string): Pro
  * Answers the keys it revoked.
  */
 export async function removeMember(actor: Actor, memberId: string): Promise<{ revokedApiKeys: ApiKey[] }> {
-  assertCan(actor, "admin");
+  assertCan(actor, "account");
   const member = await findMember(actor, memberId);
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner cannot be removed");
   const revoked = await db.$transaction(async (tx) => {

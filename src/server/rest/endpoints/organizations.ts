@@ -75,7 +75,7 @@ export const organizationEndpoints = [
     body: UpdateOrganizationInput,
     response: Organization,
     handler: async ({ key, params, body }) =>
-      updateOrganization(await creatorActor(key, params.accountID, { change: true }), body),
+      updateOrganization(creatorActor(key, params.accountID), body),
   }),
   // POST /api/v1/organizations/{accountID}/switch — set the creator's active organization
   endpoint({

@@ -37,7 +37,7 @@ export const teamEndpoints = [
     response: Invitation,
     status: 201,
     errors: ["already_member", "invitation_pending", "invitation_limit_reached"],
-    handler: async ({ key, params, body }) => inviteMember(await creatorActor(key, params.accountID, { change: true }), body),
+    handler: async ({ key, params, body }) => inviteMember(creatorActor(key, params.accountID), body),
   }),
   // GET /api/v1/organizations/{accountID}/members
   endpoint({
@@ -50,7 +50,7 @@ export const teamEndpoints = [
     params: AccountParam,
     query: PageQuery,
     response: MemberList,
-    handler: async ({ key, params, query }) => listMembers(await creatorActor(key, params.accountID), query),
+    handler: async ({ key, params, query }) => listMembers(creatorActor(key, params.accountID), query),
   }),
   // PUT /api/v1/organizations/{accountID}/members/{memberId} — ADMIN ↔ MEMBER
   endpoint({
@@ -66,7 +66,7 @@ export const teamEndpoints = [
     response: Member,
     errors: ["invalid_state"],
     handler: async ({ key, params, body }) =>
-      updateMemberRole(await creatorActor(key, params.accountID, { change: true }), params.memberId, body.role),
+      updateMemberRole(creatorActor(key, params.accountID), params.memberId, body.role),
   }),
   // DELETE /api/v1/organizations/{accountID}/members/{memberId} — remove (204)
   endpoint({
@@ -83,7 +83,7 @@ export const teamEndpoints = [
     errors: ["invalid_state"],
     // 204 per the contract: the revoked keys show as revoked in GET /business/api-keys.
     handler: async ({ key, params }) => {
-      await removeMember(await creatorActor(key, params.accountID, { change: true }), params.memberId);
+      await removeMember(creatorActor(key, params.accountID), params.memberId);
     },
   }),
   // GET /api/v1/organizations/{accountID}/invitations — with ?status=
@@ -97,7 +97,7 @@ export const teamEndpoints = [
     params: AccountParam,
     query: ListInvitationsQuery,
     response: InvitationList,
-    handler: async ({ key, params, query }) => listInvitations(await creatorActor(key, params.accountID), query),
+    handler: async ({ key, params, query }) => listInvitations(creatorActor(key, params.accountID), query),
   }),
   // POST /api/v1/organizations/{accountID}/invitations/{invitationId}/resend
   endpoint({
@@ -112,7 +112,7 @@ export const teamEndpoints = [
     response: Invitation,
     errors: ["invalid_state"],
     handler: async ({ key, params }) =>
-      resendInvitation(await creatorActor(key, params.accountID, { change: true }), params.invitationId),
+      resendInvitation(creatorActor(key, params.accountID), params.invitationId),
   }),
   // DELETE /api/v1/organizations/{accountID}/invitations/{invitationId} — cancel
   endpoint({
@@ -126,6 +126,6 @@ export const teamEndpoints = [
     response: Invitation,
     errors: ["invalid_state"],
     handler: async ({ key, params }) =>
-      cancelInvitation(await creatorActor(key, params.accountID, { change: true }), params.invitationId),
+      cancelInvitation(creatorActor(key, params.accountID), params.invitationId),
   }),
 ];
