@@ -79,7 +79,7 @@ test("the dashboard works at phone width", async ({ page }) => {
   const rate = page.getByLabel("API rate limit");
   await rate.fill("0");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("At least 1")).toBeVisible();
+  await expect(page.getByText("Enter a whole number from 1 to 100000")).toBeVisible();
   await rate.fill("1200");
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByText("Settings saved")).toBeVisible();

@@ -176,7 +176,7 @@ test("after a purchase on the hosted checkout and a claim over REST the home sho
   await expect(page.getByTestId("recent-payment")).toHaveCount(1);
   // A reversed range is refused in the form, the figures stay.
   await page.getByLabel("To", { exact: true }).fill("2024-12-01");
-  await expect(page.getByText("The start date is after the end date")).toBeVisible();
+  await expect(page.getByText("Choose a start date on or before the end date")).toBeVisible();
   await expect(page).toHaveURL(/to=2025-01-31/);
   await page.context().close();
 

@@ -1,18 +1,22 @@
 // Analytics: one zod schema per input and output, shared by tRPC, REST and the
 // OpenAPI document. Ranges are UTC days, `to` inclusive, default the last 30
 // days ending today; money is decimal strings with the organization's currency.
+import {
+  DEFAULT_RANGE_DAYS,
+  fromNotAfterTo,
+  MAX_HOURLY_DAYS,
+  RANGE_MESSAGES,
+  rangeDays,
+  withinMax,
+} from "@/lib/date-range";
 import { M, z } from "@/lib/messages";
 import { Claim, CLAIM_STATUSES } from "@/lib/schemas/claims";
-import { dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
 import { KYB_STATUSES } from "@/lib/schemas/kyb";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 import { Payment, PAYMENT_STATUSES } from "@/lib/schemas/payments";
 
-const DAY_MS = 86_400_000;
-/** The default range: the last 30 days, today included. */
-export const DEFAULT_RANGE_DAYS = 30;
-/** Hourly series are limited to this many days (744 points). */
-export const MAX_HOURLY_DAYS = 31;
+// The range rules (limits, refinements, sentences) live in src/lib/date-range.ts, which the dashboard's range picker imports without zod.
+export { DEFAULT_RANGE_DAYS, MAX_HOURLY_DAYS };
 
 const IsoDay = z.iso.date(M.date);
 const Money = z.string().describe('Decimal string, e.g. "150.00"');
@@ -24,21 +28,16 @@ export type RevenueGranularity = (typeof REVENUE_GRANULARITIES)[number];
 export const USAGE_GRANULARITIES = ["hour", "day"] as const;
 export type UsageGranularity = (typeof USAGE_GRANULARITIES)[number];
 
-const rangeDays = (q: { from?: string; to?: string }) =>
-  q.from && q.to ? (dayStart(q.to).getTime() - dayStart(q.from).getTime()) / DAY_MS + 1 : DEFAULT_RANGE_DAYS;
-
 const RangeFields = {
   from: IsoDay.optional().describe(`First day (UTC), inclusive; default ${DEFAULT_RANGE_DAYS - 1} days before \`to\``),
   to: IsoDay.optional().describe("Last day (UTC), inclusive; default today"),
 };
-const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
-const withinMax = (q: { from?: string; to?: string }) => rangeDays(q) <= MAX_SERIES_DAYS;
 
 /** `from`/`to` alone (the dashboard's stats). */
 export const RangeQuery = z
   .object(RangeFields)
-  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
-  .refine(withinMax, { message: `the range is at most ${MAX_SERIES_DAYS} days`, path: ["to"] });
+  .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
+  .refine(withinMax, { message: RANGE_MESSAGES.max, path: ["to"] });
 export type RangeQuery = z.output<typeof RangeQuery>;
 
 export const RevenueQuery = z
@@ -49,8 +48,8 @@ export const RevenueQuery = z
       .default("day")
       .describe("Series buckets: UTC days, ISO weeks (starting Monday) or calendar months"),
   })
-  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
-  .refine(withinMax, { message: `the range is at most ${MAX_SERIES_DAYS} days`, path: ["to"] });
+  .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
+  .refine(withinMax, { message: RANGE_MESSAGES.max, path: ["to"] });
 export type RevenueQuery = z.output<typeof RevenueQuery>;
 
 export const UsageQuery = z
@@ -61,8 +60,8 @@ export const UsageQuery = z
       .default("day")
       .describe(`Series buckets; \`hour\` for ranges of at most ${MAX_HOURLY_DAYS} days`),
   })
-  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
-  .refine(withinMax, { message: `the range is at most ${MAX_SERIES_DAYS} days`, path: ["to"] })
+  .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
+  .refine(withinMax, { message: RANGE_MESSAGES.max, path: ["to"] })
   .refine((q) => q.granularity !== "hour" || rangeDays(q) <= MAX_HOURLY_DAYS, {
     message: `hourly series cover at most ${MAX_HOURLY_DAYS} days`,
     path: ["granularity"],
@@ -232,7 +231,7 @@ export const ExportQuery = z
       .optional()
       .describe("payments: customer email or name contains, or reference starts with; claims: customer email or description contains"),
   })
-  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
+  .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
   .refine((q) => (q.status === undefined && q.policyId === undefined && q.q === undefined) || q.type === "payments" || q.type === "claims", {
     message: "Only the payments and claims exports take status, policyId and q",
     path: ["type"],
@@ -245,7 +244,7 @@ export const ExportQuery = z
     { message: "Choose a status the exported records have", path: ["status"] },
   )
   .refine((q) => q.type === "transactions" || q.type === "payments" || q.type === "claims" || withinMax(q), {
-    message: `the range is at most ${MAX_SERIES_DAYS} days`,
+    message: RANGE_MESSAGES.max,
     path: ["to"],
   })
   .refine(

@@ -1,13 +1,15 @@
+import { fromNotAfterTo, MAX_SERIES_DAYS, RANGE_MESSAGES, withinMax } from "@/lib/date-range";
 import { M, z } from "@/lib/messages";
 import { KYB_STATUSES } from "@/lib/schemas/kyb";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const LEDGER_TYPES = ["payment", "fee", "withdrawal", "withdrawal_reversal"] as const;
+// The range rules (src/lib/date-range.ts: the longest series, from ≤ to) live where
+// the dashboard's range picker imports them without zod.
+export { MAX_SERIES_DAYS };
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 const DAY_MS = 86_400_000;
-/** The longest range the daily series answers. */
-export const MAX_SERIES_DAYS = 366;
 
 /** A calendar day "2026-01-31" (UTC) that exists. */
 const IsoDay = z.iso.date(M.date);
@@ -17,13 +19,11 @@ export const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
 /** The UTC instant after the last of the day: `to` is inclusive. */
 export const dayEnd = (day: string) => new Date(dayStart(day).getTime() + DAY_MS);
 
-const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
-
 export const ListTransactionsQuery = PageQuery.extend({
   type: z.enum(LEDGER_TYPES).optional(),
   from: IsoDay.optional().describe("First day (UTC), inclusive"),
   to: IsoDay.optional().describe("Last day (UTC), inclusive"),
-}).refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] });
+}).refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] });
 export type ListTransactionsQuery = z.output<typeof ListTransactionsQuery>;
 
 export const SeriesQuery = z
@@ -31,11 +31,8 @@ export const SeriesQuery = z
     from: IsoDay.optional().describe("First day (UTC); default 29 days before `to`"),
     to: IsoDay.optional().describe("Last day (UTC), inclusive; default today"),
   })
-  .refine(fromNotAfterTo, { message: M.dateOrder, path: ["from"] })
-  .refine((q) => !q.from || !q.to || (dayStart(q.to).getTime() - dayStart(q.from).getTime()) / DAY_MS < MAX_SERIES_DAYS, {
-    message: `the range is at most ${MAX_SERIES_DAYS} days`,
-    path: ["to"],
-  });
+  .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
+  .refine(withinMax, { message: RANGE_MESSAGES.max, path: ["to"] });
 export type SeriesQuery = z.output<typeof SeriesQuery>;
 
 const Money = z.string().describe('Decimal string, e.g. "150.00"');

@@ -16,7 +16,8 @@ const LongText = z.string().trim().max(5000);
 const Items = z
   .array(
     z.string().trim().min(1).max(500),
-    M.listOf,
+    // Only for a value that is not a list: a list too long says so ("Give at most 50 items").
+    { error: (iss) => (iss.code === "invalid_type" ? M.listOf : undefined) },
   )
   .max(50);
 

@@ -4,6 +4,15 @@
 // reload or a shared link shows the same numbers. Days are UTC, `to`
 // inclusive, as the server counts them.
 import { useSearchParams } from "next/navigation";
+import {
+  DEFAULT_RANGE_DAYS,
+  daysIn,
+  fromNotAfterTo,
+  MAX_HOURLY_DAYS,
+  MAX_SERIES_DAYS,
+  RANGE_MESSAGES,
+  withinMax,
+} from "@/lib/date-range";
 import { replaceQuery } from "@/lib/use-query-state";
 import { useCallback, useMemo } from "react";
 
@@ -12,29 +21,32 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export const PRESETS = [7, 30, 90] as const;
 export type Preset = (typeof PRESETS)[number];
-const DEFAULT_PRESET: Preset = 30;
-// The server's limits (MAX_SERIES_DAYS, MAX_HOURLY_DAYS), repeated because its
-// schema modules pull server-only code into the browser bundle; it refuses
-// anything beyond them anyway.
-export const MAX_SERIES_DAYS = 366;
-export const MAX_HOURLY_DAYS = 31;
+const DEFAULT_PRESET: Preset = DEFAULT_RANGE_DAYS;
+// The API's own limits and rules (src/lib/date-range.ts: the analytics schemas
+// refine with the same functions and sentences), without zod in the page.
+export { daysIn, MAX_HOURLY_DAYS, MAX_SERIES_DAYS };
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 export const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-/** Days from `from` to `to`, both included. */
-export const daysIn = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 
-const isDay = (v: string | null): v is string => !!v && ISO_DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
+/** A real calendar day "YYYY-MM-DD" (what the API's `z.iso.date()` takes; 2026-02-30 is not one). */
+const isDay = (v: string | null): v is string => {
+  if (!v || !ISO_DAY.test(v)) return false;
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
+};
 
 export const presetRange = (days: Preset, today = todayUtc()) => ({ from: addDays(today, -(days - 1)), to: today });
 
-/** Why a from/to pair cannot be asked for, or null. */
+/**
+ * Why a from/to pair cannot be asked for, or null. Both dates are needed here
+ * (the API would fill in a missing one); the rest are the API's own rules and sentences.
+ */
 export function rangeError(from: string, to: string): string | null {
   if (!isDay(from) || !isDay(to)) return "Choose both dates";
-  if (from > to) return "The start date is after the end date";
-  if (daysIn(from, to) > MAX_SERIES_DAYS) return `Choose at most ${MAX_SERIES_DAYS} days`;
+  if (!fromNotAfterTo({ from, to })) return RANGE_MESSAGES.order;
+  if (!withinMax({ from, to })) return RANGE_MESSAGES.max;
   return null;
 }
 

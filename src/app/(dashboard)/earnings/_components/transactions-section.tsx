@@ -11,6 +11,7 @@ import { Field, Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { downloadText, toCsv } from "@/lib/csv";
 import { cn } from "@/lib/cn";
+import { fromNotAfterTo, RANGE_MESSAGES } from "@/lib/date-range";
 import { formatDateTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
@@ -36,8 +37,8 @@ export function TransactionsSection() {
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>({ type: "all", from: "", to: "" });
   const [downloading, setDownloading] = useState(false);
-  // ISO dates compare as text; a reversed range would only ever be empty.
-  const rangeError = filter.from && filter.to && filter.from > filter.to ? "The start date is after the end date" : null;
+  // The API's own rule and sentence (ListTransactionsQuery refines with them): a reversed range is refused.
+  const rangeError = fromNotAfterTo(filter) ? null : RANGE_MESSAGES.order;
   const input = {
     type: filter.type === "all" ? undefined : filter.type,
     from: filter.from || undefined,

@@ -1,5 +1,7 @@
 // The shapes the money-out pages show, as the tRPC procedures return them.
 import type { inferRouterOutputs } from "@trpc/server";
+import type { LedgerType } from "@/lib/schemas/earnings";
+import type { WithdrawalStatus as ApiWithdrawalStatus } from "@/lib/schemas/withdrawals";
 import type { AppRouter } from "@/server/trpc/root";
 
 type Out = inferRouterOutputs<AppRouter>;
@@ -23,4 +25,11 @@ export const TRANSACTION_LABEL: Record<TransactionType, string> = {
 
 export const WITHDRAWAL_STATUSES = ["pending", "processing", "paid", "failed"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+// These lists are the API's (LEDGER_TYPES, WITHDRAWAL_STATUSES in src/lib/schemas), written
+// out so the page does not load the schema module; the types below fail to compile if
+// either side gains or loses a value.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+type _ListsMatchTheApi = [Holds<Same<TransactionType, LedgerType>>, Holds<Same<WithdrawalStatus, ApiWithdrawalStatus>>];
 export const isInFlight = (status: string) => status === "pending" || status === "processing";

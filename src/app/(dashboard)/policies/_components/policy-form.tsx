@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller, useForm, type FieldError, type Merge } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Input, Textarea, FormError } from "@/components/ui/field";
@@ -12,9 +12,9 @@ import type { Policy } from "@/lib/schemas/policies";
 import type { ErrorInfo } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "./labels";
 import { ListEditor } from "./list-editor";
-import type { PolicyFormValues } from "./policy-form.schema";
+import { policyFormValues, policyInputs, type PolicyFormValues, type PolicyInputs } from "./policy-form.values";
 
-export type { PolicyFormValues };
+export type { PolicyFormValues, PolicyInputs };
 
 // The schema (and zod) load when the form is first used.
 const resolver = lazyResolver(() => import("./policy-form.schema").then((m) => m.resolver));
@@ -30,6 +30,10 @@ const FIELDS: Record<keyof PolicyFormValues, true> = {
   exclusions: true,
 };
 
+/** A list's error: the list's own ("Give at most 50 items") or its first item's ("Use at most 500 characters"). */
+const listError = (e: Merge<FieldError, (FieldError | undefined)[]> | undefined) =>
+  e?.message ?? (Array.isArray(e) ? e.find((item) => item?.message)?.message : undefined);
+
 export function PolicyForm({
   policy,
   currency,
@@ -40,28 +44,20 @@ export function PolicyForm({
   policy?: Policy;
   currency: string;
   submitLabel: string;
-  onSubmit: (values: PolicyFormValues) => Promise<ErrorInfo | void>;
+  /** Gets the API's input made from the fields (the mapping stays with the form, loaded with it). */
+  onSubmit: (input: PolicyInputs) => Promise<ErrorInfo | void>;
   onCancel: () => void;
 }) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<PolicyFormValues>({
     resolver,
-    defaultValues: {
-      name: policy?.name ?? "",
-      type: policy?.type ?? "auto",
-      duration: policy?.duration ?? "yearly",
-      price: policy?.price ?? "",
-      description: policy?.description ?? "",
-      coverage: policy?.coverage ?? "",
-      benefits: policy?.benefits ?? [],
-      exclusions: policy?.exclusions ?? [],
-    },
+    defaultValues: policyFormValues(policy),
   });
   const { errors, isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
-    const failure = await onSubmit(values);
+    const failure = await onSubmit(policyInputs(values));
     if (!failure) return;
     let mapped = false;
     for (const e of failure.fieldErrors) {
@@ -133,7 +129,7 @@ export function PolicyForm({
                 placeholder="e.g. 24/7 roadside assistance"
                 value={field.value}
                 onChange={field.onChange}
-                error={errors.benefits?.message}
+                error={listError(errors.benefits)}
               />
             )}
           />
@@ -147,7 +143,7 @@ export function PolicyForm({
                 placeholder="e.g. Racing"
                 value={field.value}
                 onChange={field.onChange}
-                error={errors.exclusions?.message}
+                error={listError(errors.exclusions)}
               />
             )}
           />

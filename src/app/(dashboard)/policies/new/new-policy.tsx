@@ -20,13 +20,9 @@ export function NewPolicy() {
         currency={org.data?.currency ?? "NGN"}
         submitLabel="Create policy"
         onCancel={() => router.push("/policies")}
-        onSubmit={async (values) => {
+        onSubmit={async (input) => {
           try {
-            const policy = await create.mutateAsync({
-              ...values,
-              description: values.description || undefined,
-              coverage: values.coverage || undefined,
-            });
+            const policy = await create.mutateAsync(input.create);
             await queryClient.invalidateQueries({ queryKey: trpc.policies.pathKey() });
             toast.success(`“${policy.name}” created`);
             router.push(`/policies/${policy.id}`);

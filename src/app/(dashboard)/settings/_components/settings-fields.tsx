@@ -11,40 +11,34 @@ import { Field, Input } from "@/components/ui/field";
 import type { AppRouter } from "@/server/trpc/root";
 import type { inferRouterOutputs } from "@trpc/server";
 import { errorInfo, useTRPC } from "@/trpc/react";
-import type { Values } from "./settings-form.schema";
+import { settingsFormValues, type SettingsFormValues } from "./settings-form.values";
 
 // The schema (and zod) load when the form is first used.
 const resolver = lazyResolver(() => import("./settings-form.schema").then((m) => m.resolver));
 
 type Settings = inferRouterOutputs<AppRouter>["settings"]["get"];
 
-const valuesOf = (settings: Settings): Values => ({
-  email: settings.notifications.email,
-  sms: settings.notifications.sms,
-  rateLimit: settings.api.rateLimit,
-});
-
 export function SettingsFields({ settings, canEdit }: { settings: Settings; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const update = useMutation(trpc.settings.update.mutationOptions());
-  const form = useForm<Values>({ resolver, defaultValues: valuesOf(settings) });
+  const form = useForm<SettingsFormValues>({ resolver, defaultValues: settingsFormValues(settings) });
   const { errors, isSubmitting, isDirty } = form.formState;
 
   // Saved (or changed elsewhere): the form starts again from what the server holds.
   useEffect(() => {
-    form.reset(valuesOf(settings));
+    form.reset(settingsFormValues(settings));
   }, [settings, form]);
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await update.mutateAsync({ notifications: { email: values.email, sms: values.sms }, api: { rateLimit: values.rateLimit } });
+      await update.mutateAsync(values);
       toast.success("Settings saved");
       await queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey() });
     } catch (err) {
       const info = errorInfo(err);
       const rate = info.fieldErrors.find((e) => e.path.endsWith("rateLimit"));
-      if (rate) form.setError("rateLimit", { message: rate.message });
+      if (rate) form.setError("api.rateLimit", { message: rate.message });
       else toast.error(info.message);
     }
   });
@@ -55,18 +49,18 @@ export function SettingsFields({ settings, canEdit }: { settings: Settings; canE
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium text-slate-700">Notifications</legend>
           <label className="flex items-center gap-3 text-sm">
-            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("email")} /> Email me about
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("notifications.email")} /> Email me about
             payments, claims and payouts
           </label>
           <label className="flex items-center gap-3 text-sm">
-            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("sms")} /> Send SMS alerts
+            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("notifications.sms")} /> Send SMS alerts
           </label>
         </fieldset>
         <Field
           id="rate-limit"
           label="API rate limit"
           hint="Requests per minute for your organization, over all its keys (1–100000)."
-          error={errors.rateLimit?.message}
+          error={errors.api?.rateLimit?.message}
         >
           <Input
             id="rate-limit"
@@ -75,8 +69,8 @@ export function SettingsFields({ settings, canEdit }: { settings: Settings; canE
             min={1}
             max={100000}
             className="w-40"
-            aria-invalid={!!errors.rateLimit}
-            {...form.register("rateLimit", { valueAsNumber: true })}
+            aria-invalid={!!errors.api?.rateLimit}
+            {...form.register("api.rateLimit", { valueAsNumber: true })}
           />
         </Field>
       </fieldset>

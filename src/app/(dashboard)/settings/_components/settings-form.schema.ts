@@ -1,12 +1,18 @@
-// The settings form's schema, loaded with zod when the form first validates (lazyResolver).
+// The settings form's schema is the API's UpdateSettingsInput (the parts this
+// form edits): same limits and sentences ("Enter a whole number from 1 to 100000").
+// Loaded with zod when the form first validates (lazyResolver); the form keeps its
+// own values (`raw`), which are already the API's input.
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "@/lib/messages";
+import { UpdateSettingsInput } from "@/lib/schemas/settings";
+import type { SettingsFormValues } from "./settings-form.values";
 
-const FormSchema = z.object({
-  email: z.boolean(),
-  sms: z.boolean(),
-  rateLimit: z.number("Enter a number").int("Whole numbers only").min(1, "At least 1").max(100_000, "At most 100000"),
-});
-export type Values = z.infer<typeof FormSchema>;
+const Edits = UpdateSettingsInput.pick({ notifications: true, api: true });
 
-export const resolver = zodResolver(FormSchema);
+// The fields are the input as they are (the annotation checks they fit it).
+export const FormSchema = z
+  .custom<SettingsFormValues>()
+  .transform((values): z.input<typeof Edits> => values)
+  .pipe(Edits);
+
+export const resolver = zodResolver(FormSchema, undefined, { raw: true });

@@ -32,12 +32,9 @@ export function EditPolicy({ id }: { id: string }) {
         currency={policy.data.currency}
         submitLabel="Save changes"
         onCancel={() => router.push(`/policies/${id}`)}
-        onSubmit={async (values) => {
+        onSubmit={async (input) => {
           try {
-            await update.mutateAsync({
-              id,
-              data: { ...values, description: values.description || null, coverage: values.coverage || null },
-            });
+            await update.mutateAsync({ id, data: input.update });
             await queryClient.invalidateQueries({ queryKey: trpc.policies.pathKey() });
             toast.success("Policy saved");
             router.push(`/policies/${id}`);
