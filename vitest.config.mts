@@ -1,8 +1,14 @@
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Service tests run against a real database: the PostgreSQL at DATABASE_URL
-// when set (CI), else an in-memory embedded PGlite per test worker.
+// when set (CI), else an in-memory embedded PGlite per test file. Either way
+// the migrations run once per run, in src/test/global-setup.ts: on the
+// PostgreSQL database itself, or on one in-memory PGlite whose dump (at
+// EMBEDDED_SEED) every test file's database then starts from.
+const usePostgres = !!process.env.DATABASE_URL;
 export default defineConfig({
   resolve: {
     alias: {
@@ -16,6 +22,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    globalSetup: ["./src/test/global-setup.ts"],
     env: {
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
@@ -25,7 +32,14 @@ export default defineConfig({
       // the tests of a deployment without a provider stub it away (payments/modes.test.ts).
       PAYMENTS_PROVIDER: "sandbox",
       BETTER_AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
-      ...(process.env.DATABASE_URL ? {} : { DATA_DIR: "memory://" }),
+      // Migrated once by the global setup (the migrator's own tests open their own databases).
+      MIGRATE_ON_START: "false",
+      ...(usePostgres
+        ? {}
+        : {
+            DATA_DIR: "memory://",
+            EMBEDDED_SEED: path.join(os.tmpdir(), `coverdesk-vitest-seed-${process.pid}.tar`),
+          }),
     },
   },
 });

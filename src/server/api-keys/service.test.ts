@@ -1,6 +1,6 @@
 // API keys against a real database: lifecycle, secrets, tenancy, roles, pages.
 import crypto from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { can, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { AppError, type ErrorCode } from "@/server/errors";
@@ -198,17 +198,20 @@ describe("a key never does more than its creator may do now", () => {
 });
 
 describe("the instance's key cache", () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  afterEach(() => vi.useRealTimers());
 
   it("a change made elsewhere shows once the entry expires; unknown keys are remembered as unknown", async () => {
     const { actor } = await ownerWithOrganization();
     const created = await createApiKey(actor, { name: "Cached", permissions: ["read"] });
+    // The cache's clock is Date.now(): stopped here and moved on by hand (timers and the database stay real).
+    vi.useFakeTimers({ toFake: ["Date"] });
     expect((await authenticateApiKey(created.key, 300)).id).toBe(created.id);
     // Revoked by another instance (straight in the database): this one still trusts its entry…
     await db.apiKey.update({ where: { id: created.id }, data: { status: "revoked", revokedAt: new Date() } });
+    vi.setSystemTime(Date.now() + 299);
     expect((await authenticateApiKey(created.key, 300)).id).toBe(created.id);
     // …until it expires.
-    await sleep(350);
+    vi.setSystemTime(Date.now() + 51);
     await expectAppError(authenticateApiKey(created.key, 300), "revoked_api_key");
     const unknown = generateApiKey();
     await expectAppError(authenticateApiKey(unknown, 300), "invalid_api_key");

@@ -51,7 +51,9 @@ async function open(): Promise<Opened> {
     if (env.MIGRATE_ON_START) await migrate(factory);
     return { factory };
   }
-  const embedded = await openEmbeddedDatabase(env.DATA_DIR);
+  // EMBEDDED_SEED (tests only, see vitest.config.mts): an in-memory database
+  // starts as a copy of this migrated dump. Ignored unless DATA_DIR is memory://.
+  const embedded = await openEmbeddedDatabase(env.DATA_DIR, { seed: process.env.EMBEDDED_SEED || undefined });
   const factory = new PrismaPGlite(embedded.pglite);
   if (env.MIGRATE_ON_START) await migrate(factory);
   return { factory, embedded };

@@ -63,10 +63,16 @@ function ownerIsDead(dir: string, owner: Owner | undefined): boolean {
   }
 }
 
-/** Opens (creating if needed) the PGlite database of a data directory, or an in-memory one. */
-export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+/**
+ * Opens (creating if needed) the PGlite database of a data directory, or an in-memory one.
+ * `seed`, for an in-memory database only (ignored otherwise): the path of a data
+ * directory dump (PGlite's `dumpDataDir`, made by src/test/global-setup.ts) to
+ * start from instead of an empty database. Loading it skips initdb and the migrations.
+ */
+export async function openEmbeddedDatabase(dataDir: string, opts: { seed?: string } = {}): Promise<EmbeddedDatabase> {
   if (dataDir === MEMORY) {
-    const pglite = await PGlite.create();
+    const loadDataDir = opts.seed ? new Blob([fs.readFileSync(opts.seed)]) : undefined;
+    const pglite = await PGlite.create({ loadDataDir });
     return { pglite, dir: MEMORY, close: () => pglite.close() };
   }
   const dir = path.resolve(dataDir, "db");
