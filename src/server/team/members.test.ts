@@ -103,6 +103,28 @@ describe("updateMemberRole", () => {
     expect(await memberRow(org.id, user.id)).toEqual(before);
   });
 
+  it("a role change racing the member's removal answers 404, never a failure", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const { user } = await addMember(org.id, "MEMBER");
+    const row = (await memberRow(org.id, user.id))!;
+    // The removal holds the row while the role change has already found the member: on PostgreSQL
+    // the change's write waits for the lock, then finds the row gone (the embedded database runs one
+    // statement at a time, so there the change simply comes after the removal).
+    let held!: () => void;
+    const locked = new Promise<void>((r) => (held = r));
+    const removal = db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM "member" WHERE id = ${row.id} FOR UPDATE`;
+      held();
+      await new Promise((r) => setTimeout(r, 400));
+      await tx.member.delete({ where: { id: row.id } });
+    });
+    await locked;
+    const change = updateMemberRole(actor, row.id, "ADMIN").catch((e: unknown) => e);
+    await removal;
+    expect(await change).toMatchObject({ code: "not_found", status: 404 });
+    expect(await memberRow(org.id, user.id)).toBeNull();
+  });
+
   it("an admin may change another admin's role", async () => {
     const { org } = await ownerWithOrganization();
     const admin = await addMember(org.id, "ADMIN");

@@ -43,9 +43,18 @@ export async function updateMemberRole(actor: Actor, memberId: string, role: "AD
   const member = await findMember(actor, memberId);
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner's role cannot be changed");
   if (member.role === role) return toMember(member);
-  const updated = await db.member.update({ where: { id: member.id }, data: { role }, include: withUser });
+  // Only while the member is still there (a removal may land in between: then 404, not a failed update).
+  const { count } = await db.member.updateMany({
+    where: { id: member.id, organizationId: accountOf(actor), role: { not: "OWNER" } },
+    data: { role },
+  });
+  if (count === 0) {
+    const now = await findMember(actor, memberId); // 404 once removed
+    if (now.role === "OWNER") throw new AppError("invalid_state", "The owner's role cannot be changed");
+    return toMember(now);
+  }
   forgetApiKeys();
-  return toMember(updated);
+  return toMember(await findMember(actor, memberId));
 }
 
 /** The member's active API keys of this organization (newest 100): what removing them would revoke. */
