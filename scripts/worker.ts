@@ -1,18 +1,20 @@
-// npm run worker — the background worker on its own (webhook delivery, mail,
-// payouts, coverage renewal reminders and expiries), for deployments with
-// several app instances (run them with WEBHOOK_WORKER=false). Any number of
-// workers may run against one PostgreSQL: rows are claimed with SKIP LOCKED.
+// npm run worker — the job runner on its own (webhook delivery, mail, payouts,
+// coverage renewal reminders and expiries, sweeps: src/server/jobs), for
+// deployments that keep it out of the app instances (run those with
+// WORKER=false). Any number of runners may share one PostgreSQL: rows are
+// claimed with SKIP LOCKED and a lease, and every runner is woken by the
+// database's notifications when an outbox row commits.
 import { connectDatabase, disconnectDatabase } from "@/server/db/client";
+import { startJobRunner } from "@/server/jobs/runner";
 import { logger } from "@/server/logger";
-import { startWebhookWorker } from "@/server/webhooks/worker";
 
 async function main() {
   await connectDatabase();
-  const worker = startWebhookWorker();
-  logger.info("webhook worker started");
+  const runner = startJobRunner();
+  logger.info("job runner started");
   const stop = async (signal: string) => {
-    logger.info({ signal }, "webhook worker stopping");
-    await worker.stop();
+    logger.info({ signal }, "job runner stopping");
+    await runner.stop();
     await disconnectDatabase();
     process.exit(0);
   };

@@ -108,7 +108,16 @@ const schema = z.object({
       return list;
     }),
   WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000),
-  WEBHOOK_WORKER: bool(true),
+  // Run the job runner (webhooks, mail, payouts, reminders, sweeps) in this process; false where `npm run worker` runs it apart.
+  WORKER: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1")),
+  // Deprecated: the old name of WORKER, still obeyed when WORKER is unset.
+  WEBHOOK_WORKER: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1")),
   // How long an instance trusts what it read of an API key (revocation, role and limit changes
   // made through another instance show within this; this instance forgets at once). 0: no cache.
   API_KEY_CACHE_MS: int(5_000, 0, 60_000),
@@ -117,7 +126,7 @@ const schema = z.object({
   VALIDATE_RESPONSES: bool(false),
 });
 
-export type Env = z.infer<typeof schema> & { APP_URL: string; DATA_DIR: string };
+export type Env = Omit<z.infer<typeof schema>, "WORKER"> & { APP_URL: string; DATA_DIR: string; WORKER: boolean };
 
 function load(): Env {
   const parsed = schema.safeParse(process.env);
@@ -131,7 +140,12 @@ function load(): Env {
   }
   const dataDir = path.resolve(e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
-  return { ...e, DATA_DIR: e.DATA_DIR === "memory://" ? e.DATA_DIR : dataDir, APP_URL: appUrl };
+  return {
+    ...e,
+    DATA_DIR: e.DATA_DIR === "memory://" ? e.DATA_DIR : dataDir,
+    APP_URL: appUrl,
+    WORKER: e.WORKER ?? e.WEBHOOK_WORKER ?? true,
+  };
 }
 
 // Without BETTER_AUTH_SECRET a laptop install keeps a generated secret in its

@@ -1,6 +1,6 @@
 // Rows that only matter for a while: idempotency records (24 h), rate-limit
 // windows (a minute), the policyholder portal's codes and sessions once expired, and sent mail tasks (kept 30 days to answer "did the
-// mail go out?"). Swept now and then by the background worker. Mail tasks that
+// mail go out?"). Swept now and then by the job runner (src/server/jobs). Mail tasks that
 // were given up are kept: their lastError is what someone will look for.
 import { db } from "@/server/db/client";
 

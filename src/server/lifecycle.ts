@@ -1,9 +1,9 @@
 // Server start and stop. On start: check the settings, open the database
-// (taking the embedded lock, applying migrations) and start the webhook
-// worker; /api/health answers 503 until then, and a failure ends the process
+// (taking the embedded lock, applying migrations) and start the job runner
+// (src/server/jobs); /api/health answers 503 until then, and a failure ends the process
 // at once (see instrumentation.ts) rather than leaving it up answering 500s.
 // On SIGTERM (or SIGINT): report unhealthy so load balancers stop sending, let
-// requests in flight and the webhook attempt under way finish, close the
+// requests in flight and the job attempts under way finish, close the
 // database (releasing the embedded lock) and exit 0. `npm start` sets
 // NEXT_MANUAL_SIG_HANDLE so that Next leaves the signal to us. The signal often
 // comes twice — systemd and Ctrl-C signal the whole process group, so npm gets
@@ -19,7 +19,7 @@ import { authSecret, env } from "@/server/env";
 import { requestsInFlight } from "@/server/http-guard";
 import { logger } from "@/server/logger";
 import { flushRateLimits } from "@/server/rest/rate-limit";
-import { startWebhookWorker } from "@/server/webhooks/worker";
+import { startJobRunner } from "@/server/jobs/runner";
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -41,11 +41,11 @@ async function drained(): Promise<void> {
 
 /**
  * Checks what can be checked at once (throwing before the first request is
- * answered), then returns the opening of the database and the worker.
+ * answered), then returns the opening of the database and the job runner.
  */
 export function startNodeServer(): Promise<void> {
   life.starting = true;
-  let worker: { stop(): Promise<void> } | null = null;
+  let runner: { stop(): Promise<void> } | null = null;
   const stop = async (signal: string) => {
     if (life.draining) {
       logger.info({ signal, inFlight: requestsInFlight() }, "already shutting down: signal ignored");
@@ -53,7 +53,7 @@ export function startNodeServer(): Promise<void> {
     }
     life.draining = true;
     logger.info({ signal, inFlight: requestsInFlight() }, "shutting down");
-    await Promise.all([drained(), worker?.stop()]);
+    await Promise.all([drained(), runner?.stop()]);
     await flushApiUsage().catch((err) => logger.error({ err }, "could not write the last API usage"));
     await flushRateLimits().catch((err) => logger.error({ err }, "could not write the last rate-limit counts"));
     await disconnectDatabase().catch((err) => logger.error({ err }, "error while closing the database"));
@@ -75,8 +75,11 @@ export function startNodeServer(): Promise<void> {
       if (life.draining) return; // stopped while starting: not a failure
       throw err;
     }
-    // Deployments with several instances may run it apart instead (`npm run worker`, WEBHOOK_WORKER=false here).
-    if (!life.draining && env.WEBHOOK_WORKER) worker = startWebhookWorker();
+    // Deployments may run it apart instead (`npm run worker`, WORKER=false here).
+    if (env.WEBHOOK_WORKER !== undefined) {
+      logger.warn("WEBHOOK_WORKER is deprecated: it is now WORKER (the job runner runs webhooks, mail, payouts and reminders)");
+    }
+    if (!life.draining && env.WORKER) runner = startJobRunner();
     life.starting = false;
     logger.info("ready");
   })();

@@ -1,4 +1,4 @@
-// The coverage lifecycle job, run on every pass of the background worker:
+// The coverage lifecycle job, run on every pass of the job runner (src/server/jobs):
 //  - renewal reminders: a coverage whose `remindAt` has come (and has not
 //    ended) gets the most urgent of the business's reminders that is due — one
 //    row per (coverage, period end, days), its mail to the policyholder and, at

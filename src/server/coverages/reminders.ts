@@ -57,7 +57,7 @@ export async function listCustomerReminders(actor: Actor, customerId: string): P
 /**
  * Test mode only: the coverage now ends `endsInDays` days from now (its start
  * moved back too if it would come after), and its period is scheduled again —
- * the next worker pass sends the reminders due and, at or after the end,
+ * the next job runner pass sends the reminders due and, at or after the end,
  * writes coverage.expired.
  */
 export async function simulateCoverageEnd(actor: Actor, input: SimulateEndInput, now = new Date()): Promise<Coverage> {

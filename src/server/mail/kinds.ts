@@ -3,6 +3,7 @@
 // read when the mail is sent, so event payloads — published to webhooks —
 // never change for the sake of an email.
 import { z } from "@/lib/messages";
+import { nextAttemptAt, scheduleOf } from "@/server/jobs/retry";
 
 export const MAIL_KINDS = [
   "payment_received",
@@ -63,10 +64,11 @@ export type MailData<K extends MailKind> = z.output<(typeof MAIL_DATA)[K]>;
 
 /** Seconds before the retry after the n-th failed attempt; once they run out the task is given up (and kept, with its error). */
 export const MAIL_RETRY_SCHEDULE_S = [60, 300, 1800, 7200, 21600] as const;
-export const MAIL_MAX_ATTEMPTS = MAIL_RETRY_SCHEDULE_S.length + 1;
+/** The mail job's retry table (src/server/mail/sender.ts declares what is done when it runs out). */
+export const MAIL_RETRY = scheduleOf(() => MAIL_RETRY_SCHEDULE_S);
+export const MAIL_MAX_ATTEMPTS = MAIL_RETRY.maxAttempts;
 
 /** When the try after `attempts` failures is due, or null when the task is given up. */
 export function nextMailAttemptAt(attempts: number, now = Date.now()): Date | null {
-  const delay = MAIL_RETRY_SCHEDULE_S[attempts - 1];
-  return delay === undefined ? null : new Date(now + delay * 1000);
+  return nextAttemptAt(MAIL_RETRY, attempts, null, now);
 }

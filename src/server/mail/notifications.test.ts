@@ -18,7 +18,7 @@ import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { UpdateSettingsInput } from "@/lib/schemas/settings";
 import { updateSettings } from "@/server/settings/service";
-import { workOnce } from "@/server/webhooks/worker";
+import { runJobsOnce } from "@/server/jobs/runner";
 import { addMember, createUser, ownerWithOrganization, unique } from "@/test/fixtures";
 import { day } from "./templates";
 import { mailsTo } from "./test-helpers";
@@ -54,7 +54,7 @@ async function shop(orgName = `Lagos Cover ${unique()}`) {
 async function deliverAll(organizationId: string) {
   await vi.waitFor(
     async () => {
-      await workOnce();
+      await runJobsOnce();
       expect(await db.event.count({ where: { organizationId, dispatchedAt: null } })).toBe(0);
       expect(await db.mailTask.count({ where: { organizationId, sentAt: null } })).toBe(0);
     },
@@ -146,9 +146,9 @@ describe("mail after a payment", () => {
     const { org, owner, admin, buy } = await shop();
     const customer = `cust-${unique()}@example.test`;
     await buy(customer);
-    await Promise.all([workOnce(), workOnce()]);
+    await Promise.all([runJobsOnce(), runJobsOnce()]);
     await deliverAll(org.id);
-    await workOnce();
+    await runJobsOnce();
     for (const to of [owner.email, admin.email, customer]) expect(await mailsTo(to)).toHaveLength(1);
     const tasks = await db.mailTask.findMany({ where: { organizationId: org.id } });
     expect(tasks.map((t) => t.attempts)).toEqual([1, 1, 1]);

@@ -1,4 +1,4 @@
-// Which mails an outbox event asks for. Called by the webhook worker's
+// Which mails an outbox event asks for. Called by the job runner's
 // dispatch, in the transaction that marks the events dispatched: that is after
 // the business change committed (a mail is never planned for a change that
 // rolled back), and the tasks commit together with "dispatched", so an event

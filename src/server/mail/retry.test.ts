@@ -21,7 +21,7 @@ import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
-import { workOnce } from "@/server/webhooks/worker";
+import { runJobsOnce } from "@/server/jobs/runner";
 import { ownerWithOrganization, unique } from "@/test/fixtures";
 import { MAIL_MAX_ATTEMPTS, nextMailAttemptAt } from "./kinds";
 import { describeMailError } from "./sender";
@@ -67,7 +67,7 @@ describe("a mail that cannot be sent", () => {
     const ledgerBefore = await db.ledgerTransaction.count({ where: { organizationId: org.id } });
 
     const before = Date.now();
-    await workOnce();
+    await runJobsOnce();
     const failed = await tasksOf(org.id);
     expect(failed.map((t) => [t.kind, t.recipient])).toEqual([
       ["customer_receipt", customer],
@@ -84,13 +84,13 @@ describe("a mail that cannot be sent", () => {
     expect(paymentAfter).toEqual(paymentBefore);
     expect(await db.ledgerTransaction.count({ where: { organizationId: org.id } })).toBe(ledgerBefore);
 
-    await workOnce(); // not due yet: nothing is tried
+    await runJobsOnce(); // not due yet: nothing is tried
     expect((await tasksOf(org.id)).map((t) => t.attempts)).toEqual([1, 1]);
 
     const server = await smtpReceiver(smtpPort);
     open.push(server);
     await makeDue(org.id);
-    await workOnce();
+    await runJobsOnce();
     const sent = await tasksOf(org.id);
     expect(sent.map((t) => [t.attempts, t.sentAt !== null])).toEqual([
       [2, true],
@@ -102,7 +102,7 @@ describe("a mail that cannot be sent", () => {
     expect(subjects.sort()).toEqual([`Payment received: NGN 150.00 for Fleet`, `Your receipt from ${org.name}: Fleet`]);
 
     await makeDue(org.id);
-    await workOnce(); // sent stays sent
+    await runJobsOnce(); // sent stays sent
     expect(server.messages.filter((m) => m.headers.to?.[0] === customer)).toHaveLength(1);
   });
 
@@ -111,12 +111,12 @@ describe("a mail that cannot be sent", () => {
     expect(nextMailAttemptAt(MAIL_MAX_ATTEMPTS, 0)).toBeNull();
 
     const { org, owner, customer } = await paidOrder();
-    await workOnce();
+    await runJobsOnce();
     await db.mailTask.updateMany({
       where: { organizationId: org.id },
       data: { attempts: MAIL_MAX_ATTEMPTS - 1, runAt: new Date(Date.now() - 1000) },
     });
-    await workOnce();
+    await runJobsOnce();
     const given = await tasksOf(org.id);
     expect(given.map((t) => [t.attempts, t.sentAt])).toEqual([
       [MAIL_MAX_ATTEMPTS, null],
@@ -127,7 +127,7 @@ describe("a mail that cannot be sent", () => {
     const server = await smtpReceiver(smtpPort);
     open.push(server);
     await makeDue(org.id);
-    await workOnce(); // given up: never tried again
+    await runJobsOnce(); // given up: never tried again
     expect((await tasksOf(org.id)).map((t) => t.attempts)).toEqual([MAIL_MAX_ATTEMPTS, MAIL_MAX_ATTEMPTS]);
     expect(server.messages.filter((m) => [customer, owner.email].includes(m.headers.to?.[0] ?? ""))).toEqual([]);
   });

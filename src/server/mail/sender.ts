@@ -1,19 +1,21 @@
-// Sends due mail tasks. Claimed like webhook tasks: FOR UPDATE SKIP LOCKED
-// and a lease (lockedUntil), so several workers never send one task at once
-// and a crashed worker's task comes back after the lease. A failure only
-// touches its own task row (attempts, lastError, the next runAt) — never the
-// payment, claim or KYB it is about.
-import type { MailTask } from "@/generated/prisma/client";
+// Mail as a job of the runner (src/server/jobs): due mail tasks are claimed
+// with the runner's lease (FOR UPDATE SKIP LOCKED), so several runners never
+// send one task at once and a crashed runner's task comes back after the
+// lease. A failure only touches its own task row (attempts, lastError, the
+// next runAt from MAIL_RETRY_SCHEDULE_S) — never the payment, claim or KYB it
+// is about.
+import { Prisma, type MailTask } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { sendEmail } from "@/server/integrations/email";
+import { rowJob, runRowJob } from "@/server/jobs/kind";
 import { logger } from "@/server/logger";
 import { composePortalCodeMail, PORTAL_CODE_MAIL } from "@/server/portal/auth";
 import { composeMail } from "./compose";
-import { MAIL_MAX_ATTEMPTS, nextMailAttemptAt } from "./kinds";
+import { MAIL_MAX_ATTEMPTS, MAIL_RETRY } from "./kinds";
 
 const BATCH = 10;
-/** Outlasts one send (SMTP connection 30 s + greeting 30 s + 60 s of silence), so a live worker keeps its task. */
+/** Outlasts one send (SMTP connection 30 s + greeting 30 s + 60 s of silence), so a live runner keeps its task. */
 const LEASE_MS = 3 * 60_000;
 
 /** The error in a line fit to keep: no stack, no credentials from SMTP_URL, bounded. */
@@ -39,59 +41,55 @@ export function describeMailError(err: unknown): string {
     .slice(0, 500);
 }
 
-async function claimDue(): Promise<string[]> {
-  return db.$transaction(async (tx) => {
-    const due = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM mail_task
-      WHERE "sentAt" IS NULL AND attempts < ${MAIL_MAX_ATTEMPTS} AND "runAt" <= now()
-        AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
-      ORDER BY "runAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
-    if (due.length) {
-      await tx.mailTask.updateMany({
-        where: { id: { in: due.map((d) => d.id) } },
-        data: { lockedUntil: new Date(Date.now() + LEASE_MS) },
-      });
-    }
-    return due.map((d) => d.id);
+type Sent = { ok: true; mailed: boolean } | { ok: false; error: unknown };
+
+/** Writes a failed try on its own task row; `retryAt` null: given up (the row stays, with its error, no longer claimed). */
+async function failed(task: MailTask, error: unknown, attempts: number, retryAt: Date | null) {
+  const lastError = describeMailError(error);
+  await db.mailTask.updateMany({
+    where: { id: task.id },
+    data: { attempts, lastError, lockedUntil: null, ...(retryAt ? { runAt: retryAt } : {}) },
   });
+  logger.warn(
+    { mailTaskId: task.id, kind: task.kind, attempts, retryAt, lastError },
+    retryAt ? "mail failed; will retry" : "mail failed; given up",
+  );
 }
 
-async function sendTask(task: MailTask): Promise<void> {
-  const attempts = task.attempts + 1;
-  try {
-    // A portal code request is decided here, after its answer: null when the email has no cover there.
-    const mail = task.kind === PORTAL_CODE_MAIL ? await composePortalCodeMail(task) : await composeMail(task);
-    if (!mail) {
+export const mailJob = rowJob<MailTask, Sent>({
+  kind: "mail",
+  table: "mail_task",
+  where: Prisma.sql`"sentAt" IS NULL AND attempts < ${MAIL_MAX_ATTEMPTS}`,
+  batch: BATCH,
+  leaseMs: () => LEASE_MS,
+  retry: {
+    ...MAIL_RETRY,
+    whenExhausted: "given up: the task row stays unsent with its last error, and is no longer claimed",
+    exhausted: (task, sent, attempts) => failed(task, sent.ok ? null : sent.error, attempts, null),
+  },
+  load: (ids) => db.mailTask.findMany({ where: { id: { in: ids } } }),
+  failures: (task) => task.attempts,
+  async attempt(task) {
+    try {
+      // A portal code request is decided here, after its answer: null when the email has no cover there.
+      const mail = task.kind === PORTAL_CODE_MAIL ? await composePortalCodeMail(task) : await composeMail(task);
+      if (!mail) return { ok: true, mailed: false };
+      await sendEmail(mail);
+      return { ok: true, mailed: true };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  },
+  failureOf: (sent) => (sent.ok ? null : {}),
+  async succeeded(task, sent, attempts) {
+    if (!sent.ok || !sent.mailed) {
       await db.mailTask.deleteMany({ where: { id: task.id } }); // nothing to send, and no trace of the address
       return;
     }
-    await sendEmail(mail);
-  } catch (err) {
-    const retryAt = nextMailAttemptAt(attempts);
-    const lastError = describeMailError(err);
-    // Given up after the last retry: the row stays (sentAt null) with its error, and is no longer claimed.
-    await db.mailTask.updateMany({
-      where: { id: task.id },
-      data: { attempts, lastError, lockedUntil: null, ...(retryAt ? { runAt: retryAt } : {}) },
-    });
-    logger.warn(
-      { mailTaskId: task.id, kind: task.kind, attempts, retryAt, lastError },
-      retryAt ? "mail failed; will retry" : "mail failed; given up",
-    );
-    return;
-  }
-  await db.mailTask.updateMany({ where: { id: task.id }, data: { attempts, sentAt: new Date(), lockedUntil: null } });
-}
+    await db.mailTask.updateMany({ where: { id: task.id }, data: { attempts, sentAt: new Date(), lockedUntil: null } });
+  },
+  retrying: (task, sent, attempts, retryAt) => failed(task, sent.ok ? null : sent.error, attempts, retryAt),
+});
 
-/** Sends the mail tasks that are due. Returns how many it tried. */
-export async function runDueMail(): Promise<number> {
-  const ids = await claimDue();
-  if (ids.length === 0) return 0;
-  const tasks = await db.mailTask.findMany({ where: { id: { in: ids } } });
-  const results = await Promise.allSettled(tasks.map(sendTask));
-  for (const r of results) {
-    // Only the bookkeeping can fail here (the database); the lease brings the task back.
-    if (r.status === "rejected") logger.error({ err: r.reason }, "could not record a mail attempt");
-  }
-  return tasks.length;
-}
+/** Sends the mail tasks that are due (one batch). Returns how many it tried. */
+export const runDueMail = () => runRowJob(mailJob);

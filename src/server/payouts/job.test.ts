@@ -8,7 +8,7 @@ import type { Actor } from "@/server/actor";
 import { connectDatabase, db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { composeMail } from "@/server/mail/compose";
-import { dispatchEvents } from "@/server/webhooks/worker";
+import { dispatchEvents } from "@/server/webhooks/jobs";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";

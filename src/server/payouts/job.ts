@@ -1,7 +1,7 @@
-// The payout job, run by the worker (src/server/webhooks/worker.ts workOnce).
-// Due withdrawals are claimed like webhook tasks: FOR UPDATE SKIP LOCKED plus
-// a lease (lockedUntil), so two workers never handle one row at once and a
-// crashed worker's row comes back when its lease runs out.
+// The payout job, one kind of the job runner (src/server/jobs). Due
+// withdrawals are claimed with the runner's lease (FOR UPDATE SKIP LOCKED plus
+// lockedUntil), so two runners never handle one row at once and a crashed
+// runner's row comes back when its lease runs out.
 //
 // pending → the provider's transfer → processing (or failed, money back);
 // a sandbox processing row is settled here when due again; a Paystack one by
@@ -9,10 +9,12 @@
 // provider's answer and our update cannot pay twice: the transfer reference is
 // the withdrawal's reference, and Paystack refuses a reference twice (see
 // paystack-transfers.ts for how the retry learns the first transfer's fate).
-import type { BankAccount, Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
+import { Prisma, type BankAccount, type Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { recordEvent } from "@/server/events/record";
+import { rowJob, runRowJob } from "@/server/jobs/kind";
+import { backoff } from "@/server/jobs/retry";
 import { logger } from "@/server/logger";
 import { toWithdrawal } from "@/server/withdrawals/service";
 import { payoutProviderFor, type PayoutProvider, type TransferResult } from "./provider";
@@ -23,47 +25,55 @@ const BATCH = 20;
 /** Longer than a transfer call and its verify fallback (15 s each). */
 const LEASE_MS = 60_000;
 
+/** The provider could not be asked: 30 s doubling, at most an hour, never given up (the money is held meanwhile). */
+const PAYOUT_RETRY = backoff(30, 3600);
+
 /** Seconds before the next try after `attempts` failed calls: 30 s doubling, at most an hour. */
-export const payoutRetryDelayS = (attempts: number) => Math.min(30 * 2 ** Math.max(attempts - 1, 0), 3600);
+export const payoutRetryDelayS = (attempts: number) => PAYOUT_RETRY.delayS(attempts);
 
 type Claimed = WithdrawalRow & { bankAccount: BankAccount; organization: { livemode: boolean } };
+/** "done": the row moved on (processing, paid, failed); "later": the provider could not be asked. */
+type Handled = "done" | "later";
 
-/** Claims and handles the withdrawals that are due. Returns how many it handled. */
-export async function runDuePayouts(): Promise<number> {
-  const ids = await db.$transaction(async (tx) => {
-    const due = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM withdrawal
-      WHERE (status = 'pending' OR (status = 'processing' AND provider = 'sandbox'))
-        AND "runAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
-      ORDER BY "runAt" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
-    if (due.length) {
-      await tx.withdrawal.updateMany({
-        where: { id: { in: due.map((d) => d.id) } },
-        data: { lockedUntil: new Date(Date.now() + LEASE_MS) },
-      });
-    }
-    return due.map((d) => d.id);
-  });
-  if (ids.length === 0) return 0;
-  const rows = await db.withdrawal.findMany({
-    where: { id: { in: ids } },
-    include: { bankAccount: true, organization: { select: { livemode: true } } },
-  });
-  await Promise.all(
-    rows.map((row) =>
-      handle(row).catch((err: unknown) => logger.error({ err, reference: row.reference }, "payout job failed on a withdrawal")),
-    ),
-  );
-  return rows.length;
-}
+export const payoutJob = rowJob<Claimed, Handled>({
+  kind: "payout",
+  table: "withdrawal",
+  where: Prisma.sql`status = 'pending' OR (status = 'processing' AND provider = 'sandbox')`,
+  batch: BATCH,
+  leaseMs: () => LEASE_MS,
+  retry: {
+    ...PAYOUT_RETRY,
+    whenExhausted: "never: a pending withdrawal is tried again at most an hour apart until the provider answers",
+    exhausted: async () => {},
+  },
+  load: (ids) =>
+    db.withdrawal.findMany({
+      where: { id: { in: ids } },
+      include: { bankAccount: true, organization: { select: { livemode: true } } },
+    }),
+  failures: (row) => row.attempts,
+  attempt: handle,
+  failureOf: (handled) => (handled === "later" ? {} : null),
+  succeeded: async () => {},
+  // Still pending, tried again after the backoff.
+  retrying: async (row, _handled, attempts, retryAt) => {
+    await db.withdrawal.updateMany({
+      where: { id: row.id, status: "pending" },
+      data: { attempts, runAt: retryAt, lockedUntil: null },
+    });
+  },
+});
 
-async function handle(row: Claimed): Promise<void> {
+/** Claims and handles the withdrawals that are due (one batch). Returns how many it claimed. */
+export const runDuePayouts = () => runRowJob(payoutJob);
+
+async function handle(row: Claimed): Promise<Handled> {
   if (row.status === "processing") {
     const result = sandboxTransferOutcome(row.amountMinor);
     await settleWithdrawal(row.reference, result.outcome, result.outcome === "failed" ? result.reason : undefined);
-    return;
+    return "done";
   }
-  if (row.status !== "pending") return;
+  if (row.status !== "pending") return "done";
   // A test withdrawal is always the sandbox's; a live one goes through the live provider.
   let active: PayoutProvider | null = null;
   try {
@@ -75,28 +85,24 @@ async function handle(row: Claimed): Promise<void> {
     if (row.provider === "sandbox") {
       // The sandbox never moved money, so failing (and refunding) it cannot pay twice.
       await settleWithdrawal(row.reference, "failed", "Sandbox payouts are not available on this platform any more");
-    } else {
-      logger.error(
-        { reference: row.reference, provider: row.provider },
-        "payout provider not configured; withdrawal left pending",
-      );
-      await later(row);
+      return "done";
     }
-    return;
+    logger.error({ reference: row.reference, provider: row.provider }, "payout provider not configured; withdrawal left pending");
+    return "later";
   }
   let result: TransferResult;
   try {
     result = await transferOf(active, row);
   } catch (err) {
     logger.warn({ err, reference: row.reference, attempts: row.attempts + 1 }, "payout transfer not sent; will try again");
-    await later(row);
-    return;
+    return "later";
   }
   if (result.status === "failed") {
     await settleWithdrawal(row.reference, "failed", result.reason);
-    return;
+    return "done";
   }
   await markProcessing(row, active.name, result.transferCode);
+  return "done";
 }
 
 const transferOf = (provider: PayoutProvider, row: Claimed) =>
@@ -108,15 +114,6 @@ const transferOf = (provider: PayoutProvider, row: Claimed) =>
     bankName: row.bankAccount.bankName,
     accountNumberLast4: row.bankAccount.accountNumberLast4,
   });
-
-/** The provider could not be asked: still pending, tried again after a backoff. */
-async function later(row: Claimed) {
-  const attempts = row.attempts + 1;
-  await db.withdrawal.updateMany({
-    where: { id: row.id, status: "pending" },
-    data: { attempts, runAt: new Date(Date.now() + payoutRetryDelayS(attempts) * 1000), lockedUntil: null },
-  });
-}
 
 async function markProcessing(row: Claimed, provider: string, transferCode: string | null) {
   await db.$transaction(async (tx) => {

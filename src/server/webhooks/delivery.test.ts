@@ -32,7 +32,8 @@ import { sendOnce } from "./deliver";
 import { CreateWebhookInput, type WebhookDelivery } from "@/lib/schemas/webhooks";
 import { createWebhook, getDelivery, listDeliveries, retryDelivery, sendTestEvent, setWebhookStatus } from "./service";
 import type { ResolveHost } from "./url-safety";
-import { dispatchEvents, runDueTasks, workOnce } from "./worker";
+import { runJobsOnce } from "@/server/jobs/runner";
+import { dispatchEvents, runDueTasks } from "./jobs";
 
 // ---------- a local receiver ----------
 
@@ -148,7 +149,7 @@ describe("what a receiver gets", () => {
 
     const submitted = await claim();
     const before = Math.floor(Date.now() / 1000);
-    await workOnce();
+    await runJobsOnce();
 
     expect(rx.requests).toHaveLength(1);
     const [req] = rx.requests as [Received];
@@ -160,7 +161,7 @@ describe("what a receiver gets", () => {
       type: "claim.submitted",
       createdAt: event.createdAt.toISOString(),
       livemode: true,
-      data: submitted,
+      data: { ...submitted, attachments: [] }, // the Claim and the evidence filed with it
     });
     expect(body.id).toMatch(/^evt_[A-Za-z0-9_-]{16}$/);
 
@@ -206,7 +207,7 @@ describe("what a receiver gets", () => {
     expect(webhook.secret).toBe(secret);
 
     const payment = await buy("ngozi@example.test");
-    await workOnce();
+    await runJobsOnce();
 
     expect(rx.requests.map((r) => r.headers["x-coverdesk-event"]).sort()).toEqual(["payment.completed", "policy.purchased"]);
     for (const req of rx.requests) {
@@ -244,7 +245,7 @@ describe("what a receiver gets", () => {
     await hook(b.actor, otherOrg.url, ["claim.submitted"]);
 
     const submitted = await a.claim();
-    await workOnce();
+    await runJobsOnce();
 
     expect(subscribed.requests.map((r) => json(r).data.id)).toEqual([submitted.id]);
     expect([otherEvent, disabled, otherOrg].map((r) => r.requests.length)).toEqual([0, 0, 0]);
@@ -261,7 +262,7 @@ describe("what a receiver gets", () => {
     expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(1);
 
     await setWebhookStatus(actor, webhook.id, "disabled");
-    await workOnce();
+    await runJobsOnce();
     expect(rx.requests).toHaveLength(0);
     expect(await attemptsOf(actor, webhook.id)).toEqual([]);
     expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
@@ -274,7 +275,7 @@ describe("failures and retries", () => {
     const rx = await receiver((n) => (n === 1 ? { status: 500, body: "database down" } : { status: 200 }));
     const webhook = await hook(actor, rx.url, ["claim.submitted"]);
     await claim();
-    await workOnce();
+    await runJobsOnce();
 
     expect(rx.requests).toHaveLength(2);
     const [first, second] = rx.requests as [Received, Received];
@@ -308,8 +309,8 @@ describe("failures and retries", () => {
     const rx = await receiver(() => ({ status: 503 }));
     const webhook = await hook(actor, rx.url, ["claim.submitted"]);
     await claim();
-    await workOnce();
-    await workOnce();
+    await runJobsOnce();
+    await runJobsOnce();
 
     expect(rx.requests).toHaveLength(env.WEBHOOK_RETRY_SCHEDULE.length + 1);
     expect(new Set(rx.requests.map((r) => r.headers["webhook-id"])).size).toBe(1);
@@ -328,7 +329,7 @@ describe("failures and retries", () => {
     const rx = await receiver(() => ({ status: 410, body: "gone" }));
     const webhook = await hook(actor, rx.url, ["claim.submitted"]);
     await claim();
-    await workOnce();
+    await runJobsOnce();
 
     expect(rx.requests).toHaveLength(1);
     const row = await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
@@ -339,7 +340,7 @@ describe("failures and retries", () => {
     ]);
 
     await claim("A second claim");
-    await workOnce();
+    await runJobsOnce();
     expect(rx.requests).toHaveLength(1);
     expect(await attemptsOf(actor, webhook.id)).toHaveLength(1);
   });
@@ -415,7 +416,7 @@ describe("failures and retries", () => {
     const task = await db.webhookTask.findFirstOrThrow({ where: { webhookId: webhook.id } });
     expect(task.runAt.getTime()).toBe(next);
 
-    await workOnce(); // not due yet
+    await runJobsOnce(); // not due yet
     expect(rx.requests).toHaveLength(1);
     await db.webhook.delete({ where: { id: webhook.id } });
   });
@@ -434,8 +435,8 @@ describe("nothing is lost, nothing is sent twice", () => {
     expect(rx.requests).toHaveLength(0);
 
     // After the restart, the worker's first pass finds it in the outbox.
-    await workOnce();
-    await workOnce();
+    await runJobsOnce();
+    await runJobsOnce();
     expect(rx.requests.map((r) => [r.headers["webhook-id"], json(r).data.id])).toEqual([[event.id, submitted.id]]);
     expect((await attemptsOf(actor, webhook.id)).map((d) => [d.attempt, d.status])).toEqual([[1, "succeeded"]]);
   });
@@ -450,13 +451,13 @@ describe("nothing is lost, nothing is sent twice", () => {
     // A worker claimed the task (its lease runs) and was killed before logging the attempt.
     const task = await db.webhookTask.findFirstOrThrow({ where: { webhookId: webhook.id } });
     await db.webhookTask.update({ where: { id: task.id }, data: { lockedUntil: new Date(Date.now() + 60_000) } });
-    await workOnce();
+    await runJobsOnce();
     expect(rx.requests).toHaveLength(0); // another worker leaves a leased task alone
 
     // The lease runs out: the task is due again.
     await db.webhookTask.update({ where: { id: task.id }, data: { lockedUntil: new Date(Date.now() - 1000) } });
-    await workOnce();
-    await workOnce();
+    await runJobsOnce();
+    await runJobsOnce();
     expect(rx.requests).toHaveLength(1);
     expect((await attemptsOf(actor, webhook.id)).map((d) => [d.attempt, d.status])).toEqual([[1, "succeeded"]]);
     expect(await db.webhookTask.count({ where: { webhookId: webhook.id } })).toBe(0);
@@ -470,7 +471,7 @@ describe("nothing is lost, nothing is sent twice", () => {
     while ((await dispatchEvents()) > 0);
 
     await Promise.all([runDueTasks(), runDueTasks(), runDueTasks()]);
-    await Promise.all([workOnce(), workOnce()]);
+    await Promise.all([runJobsOnce(), runJobsOnce()]);
 
     const ids = rx.requests.map((r) => r.headers["webhook-id"]);
     expect(ids).toHaveLength(3);
@@ -512,7 +513,7 @@ describe("test events and manual retries", () => {
     expect(again.id).not.toBe(ping.id);
     expect(rx.requests.map((r) => r.headers["webhook-id"])).toEqual([ping.eventId, ping.eventId]);
     expect(rx.requests[1]!.body).toBe(rx.requests[0]!.body);
-    await workOnce();
+    await runJobsOnce();
     expect(rx.requests).toHaveLength(2);
   });
 
@@ -529,7 +530,7 @@ describe("test events and manual retries", () => {
     const [failed] = await attemptsOf(actor, webhook.id);
     const manual = await retryDelivery(actor, failed!.id);
     expect(manual).toMatchObject({ attempt: 2, status: "succeeded" });
-    await workOnce();
+    await runJobsOnce();
 
     expect(rx.requests).toHaveLength(2);
     expect((await attemptsOf(actor, webhook.id)).map((d) => d.attempt)).toEqual([1, 2]);

@@ -1,0 +1,163 @@
+// The one job runner: webhooks, mail, payouts, coverage reminders and
+// expiries, sweeps — every kind listed in ./kinds.ts, each with its own retry
+// table, through one claim loop (./kind.ts). Kinds run in lanes: the kinds of
+// one lane in order, one loop per lane (webhook fan-out and delivery share
+// one; mail, payouts, the lifecycle and the sweeps have one each), so a slow
+// SMTP server or a receiver taking its whole timeout never delays another
+// lane's work. A lane passes over its kinds, each until it has nothing due; a
+// pass that did anything wakes every lane again at once (a payout's events,
+// the mail a dispatch planned), else the poll (1 s) paces it, and every lane
+// passes at once when woken: by `wakeJobs()` in this process (a request that
+// wrote outbox rows has answered), and on PostgreSQL by the database when an
+// outbox row commits on any instance (LISTEN/NOTIFY, ./notify.ts). Any number
+// of runners may share one PostgreSQL: rows are claimed with SKIP LOCKED and a
+// lease. Started with the app unless WORKER=false (then `npm run worker` runs
+// it apart); WEBHOOK_WORKER is the old name of that switch.
+import { env } from "@/server/env";
+import { logger } from "@/server/logger";
+import { runJob, type Job } from "./kind";
+import { JOBS } from "./kinds";
+import { listenForJobs, type JobsListener } from "./notify";
+import { clearWakeHandler, setWakeHandler } from "./wake";
+
+export { wakeJobs } from "./wake";
+
+const drains = (job: Job) => job.type === "rows" || job.drain === true;
+
+/** Runs one kind until it has nothing due (or once, if it does not drain). Returns how much it did. */
+async function runKind(job: Job): Promise<number> {
+  if (!drains(job)) return runJob(job);
+  let done = 0;
+  for (let n = await runJob(job); n > 0; n = await runJob(job)) done += n;
+  return done;
+}
+
+/** Passes a runner makes back to back at most before it lets the poll pace it again. */
+const MAX_BACK_TO_BACK = 10;
+
+/**
+ * Does now what a runner would: passes over every kind that runs on each pass
+ * (not the sweeps, which a started runner runs every few minutes) until one
+ * finds nothing to do — so the events a payout wrote are dispatched, and their
+ * mail sent, before it returns. For tests and scripts.
+ */
+export async function runJobsOnce(jobs: readonly Job[] = JOBS): Promise<void> {
+  for (let pass = 0; pass < MAX_BACK_TO_BACK; pass++) {
+    let done = 0;
+    for (const job of jobs) {
+      if (job.type === "pass" && job.everyMs) continue;
+      done += await runKind(job);
+    }
+    if (done === 0) return;
+  }
+}
+
+export interface JobRunner {
+  /** Lets the attempts under way finish, then stops. */
+  stop(): Promise<void>;
+  /** Passes made so far (for tests and logs). */
+  readonly passes: number;
+}
+
+export interface JobRunnerOptions {
+  /** The poll: a pass at least this often (ms). */
+  intervalMs?: number;
+  /** Listen for the database's notifications (default: on PostgreSQL). */
+  listen?: boolean;
+  jobs?: readonly Job[];
+}
+
+/** One lane: its kinds, in order, passed over by a loop of its own. */
+function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: () => void) {
+  let stopped = false;
+  let running = false;
+  let again = false;
+  let passes = 0;
+  let backToBack = 0;
+  let current: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const lastRun = new Map<string, number>();
+
+  /** One pass; returns how much it did. */
+  const pass = async () => {
+    let done = 0;
+    for (const job of jobs) {
+      if (stopped) break;
+      if (job.type === "pass" && job.everyMs) {
+        if (Date.now() - (lastRun.get(job.kind) ?? 0) < job.everyMs) continue;
+        lastRun.set(job.kind, Date.now());
+      }
+      // One kind failing (its database call, say) does not hold back the others.
+      done += await runKind(job).catch((err: unknown) => {
+        logger.error({ err, job: job.kind }, "job pass failed");
+        return 0;
+      });
+    }
+    return done;
+  };
+  const tick = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    running = true;
+    again = false;
+    current = pass()
+      .then((done) => {
+        // What a pass did may be work for the other lanes (a payout's events, the mail a
+        // dispatch planned), and for this one: every lane passes again now, a few times at most.
+        backToBack = done > 0 && backToBack < MAX_BACK_TO_BACK ? backToBack + 1 : 0;
+        if (backToBack > 0) wakeAll();
+      })
+      .finally(() => {
+        passes++;
+        running = false;
+        if (!stopped) timer = setTimeout(tick, again ? 0 : intervalMs);
+      });
+  };
+  timer = setTimeout(tick, intervalMs);
+  return {
+    wake() {
+      if (stopped) return;
+      if (running) again = true;
+      else {
+        clearTimeout(timer);
+        timer = setTimeout(tick, 0);
+      }
+    },
+    get passes() {
+      return passes;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
+
+/**
+ * Starts the runner: one loop per lane (kinds that share a lane run in order
+ * in one loop; a kind without one has its own), so a slow mail server or a
+ * receiver that takes its full timeout never holds back the first attempt of
+ * another lane's work. A wake-up wakes every lane.
+ */
+export function startJobRunner(options: JobRunnerOptions = {}): JobRunner {
+  const { intervalMs = 1000, listen = !!env.DATABASE_URL, jobs = JOBS } = options;
+  const byLane = new Map<string, Job[]>();
+  for (const job of jobs) {
+    const lane = job.lane ?? job.kind;
+    byLane.set(lane, [...(byLane.get(lane) ?? []), job]);
+  }
+  const wake = () => lanes.forEach((lane) => lane.wake());
+  const lanes = [...byLane.values()].map((laneJobs) => startLane(laneJobs, intervalMs, wake));
+  setWakeHandler(wake);
+  const listener: JobsListener | null = listen && env.DATABASE_URL ? listenForJobs(env.DATABASE_URL, wake) : null;
+  return {
+    get passes() {
+      return lanes.reduce((sum, lane) => sum + lane.passes, 0);
+    },
+    async stop() {
+      clearWakeHandler(wake);
+      await Promise.all([listener?.close(), ...lanes.map((lane) => lane.stop())]);
+    },
+  };
+}
