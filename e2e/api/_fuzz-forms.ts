@@ -4,7 +4,7 @@
 // boundaries, truncated bodies, huge fields, too many parts and a file over
 // the limit. Bodies are written by hand so nothing normalises them.
 import { EXE, multipartBytes, pdfOfSize, type FilePart, type RawPart } from "./_files";
-import { sampleForm, type Operation, type Schema, type SampleOptions } from "../support/openapi";
+import { isRequired, sampleForm, type Operation, type Schema, type SampleOptions } from "../support/openapi";
 import { isFilePart, SAMPLE_PDF } from "../support/files";
 
 export interface FormCase {
@@ -98,7 +98,12 @@ export function formCases(op: Operation, path: string, doc: Schema, opts: Sample
     for (const odd of ODD_NAMES)
       add(`${field} named ${JSON.stringify(odd.name.slice(0, 20))}`, replace(field, { name: field, file: odd }));
     add(`${field} empty`, replace(field, { name: field, file: file("empty.pdf", "application/pdf", "") }), invalid);
-    add(`${field} empty, no name`, replace(field, { name: field, file: file("", "application/octet-stream", "") }), invalid);
+    // An empty file input (no name, no bytes) is no file: refused where the file is required.
+    add(
+      `${field} empty, no name`,
+      replace(field, { name: field, file: file("", "application/octet-stream", "") }),
+      isRequired(doc, op.form.schema, field) ? invalid : undefined,
+    );
     add(`${field} as text`, replace(field, { name: field, value: "%PDF-1.7 given as text" }), invalid);
     add(
       `${field} twice`,
@@ -115,7 +120,9 @@ export function formCases(op: Operation, path: string, doc: Schema, opts: Sample
     replace(files[0]!, { name: files[0]!, file: file("big.pdf", "application/pdf", pdfOfSize(MAX_UPLOAD_BYTES + 1)) }),
     { status: 413, code: "payload_too_large" },
   );
-  for (const field of [...files, ...texts]) add(`without ${field}`, replace(field, null), invalid);
+  // A missing field is refused when the form requires it (POST /claims takes its files and the email optionally).
+  for (const field of [...files, ...texts])
+    add(`without ${field}`, replace(field, null), isRequired(doc, op.form.schema, field) ? invalid : undefined);
   for (const field of texts) {
     for (const value of TEXT_VALUES)
       add(
@@ -173,15 +180,19 @@ export function formCases(op: Operation, path: string, doc: Schema, opts: Sample
     "text/plain",
     "",
   ]) {
+    // An operation that also takes JSON (op.body) reads a JSON-typed body as JSON: these bytes are not.
     const expect415 = !/^multipart\/form-data\s*;.*boundary=/i.test(type)
-      ? { status: 415, code: "unsupported_media_type" }
+      ? op.body && type === "application/json"
+        ? { status: 400, code: "malformed_json" }
+        : { status: 415, code: "unsupported_media_type" }
       : undefined;
     add(`content-type ${type || "(none)"}`, whole, expect415, type ? { "content-type": type } : {});
   }
   add(
     "a JSON body",
     Buffer.from(JSON.stringify(Object.fromEntries(texts.map((t) => [t, "x"])))),
-    { status: 415, code: "unsupported_media_type" },
+    // Unsupported for an upload; judged as JSON input where the operation takes JSON too.
+    op.body ? { status: 422, code: "validation_failed" } : { status: 415, code: "unsupported_media_type" },
     { "content-type": "application/json" },
   );
   for (const idem of ["", "k".repeat(256)]) {

@@ -4,7 +4,7 @@
 // claim — not run again (the old code left the key `in_progress`, and after
 // its 60 s lease the retry created a second claim). Each test starts its own
 // copy of the built app (NEXT_DIST_DIR), with the tests-only hook
-// CRASH_AFTER_COMMIT_FOR_TESTS=<key> (see src/server/rest/handler.ts), on the
+// CRASH_AFTER_COMMIT_FOR_TESTS=<key> (see src/server/operations/pipeline.ts), on the
 // embedded database and — when DATABASE_URL is set — on PostgreSQL.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
@@ -33,7 +33,7 @@ function startServer(env: Record<string, string>): Server {
       BETTER_AUTH_SECRET: SECRET,
       NEXT_MANUAL_SIG_HANDLE: "true",
       VALIDATE_RESPONSES: "true",
-      WEBHOOK_WORKER: "false",
+      WORKER: "false",
       LOG_LEVEL: "warn",
       ...env,
     },

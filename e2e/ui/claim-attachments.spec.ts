@@ -2,8 +2,9 @@
 // claim's page and sees them inline (the photo really loaded from
 // /api/files/<id>, opening full size; the PDF a row to open or download), the
 // server's reasons show (415 for a text file called .png, 409 past five), and
-// "Add files" stops at five. Filing a claim takes files too: uploaded right
-// after the claim is made, and a refused one leaves the claim filed, said so.
+// "Add files" stops at five. Filing a claim takes files too: sent with the
+// claim in one request and stored together — a refused file files nothing,
+// the dialog names it, and filing again without it works.
 import { expect, test, type FileChooser, type Locator, type Page } from "@playwright/test";
 import { rgbPng } from "../../src/test/png";
 import { pdfFile, pngPart } from "../api/_files";
@@ -119,7 +120,7 @@ test("a member adds a photo and a PDF on the claim page and sees them inline; th
   await page.context().close();
 });
 
-test("File a claim with files: uploaded right after it is filed; a refused file leaves the claim filed and says so", async ({
+test("File a claim with files: one request, stored together; a refused file files nothing and the dialog says which", async ({
   browser,
 }) => {
   test.setTimeout(240_000);
@@ -146,15 +147,21 @@ test("File a claim with files: uploaded right after it is filed; a refused file 
   const chosen = dialog.getByRole("list", { name: "Evidence (optional)" }).getByRole("listitem");
   await expect(chosen).toHaveCount(2);
   await checkPage(page, "claims-file-dialog-files", chosen.first());
+  // One request: the claim and both files, to the dashboard's upload route.
+  const filed: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && /\/api\/(upload|trpc)\//.test(r.url())) filed.push(new URL(r.url()).pathname);
+  });
   await dialog.getByRole("button", { name: "File claim" }).click();
   await expect(page).toHaveURL(/\/claims\/[a-z0-9]+$/, { timeout: FIRST_LOAD });
+  expect(filed).toEqual(["/api/upload/claims"]);
   const evidence = page.getByRole("region", { name: "Evidence" });
   await expect(evidence.getByTestId("evidence-image")).toHaveCount(1, { timeout: FIRST_LOAD });
   await expect(evidence.getByTestId("evidence-document")).toContainText("quote.pdf");
   const firstId = page.url().split("/claims/")[1]!;
   expect((await ok(await t.read.get(`claims/${firstId}/attachments`))).data).toHaveLength(2);
 
-  // ---- One refused: the claim is filed all the same, the dialog says which file and links the claim ----
+  // ---- One refused: nothing is filed; the dialog names the file and why; filing again without it works ----
   await page.goto("/claims");
   dialog = await fileClaim("Windscreen chipped on the motorway");
   await pickFiles(page, dialog.getByRole("button", { name: "Add files" }), [
@@ -162,19 +169,28 @@ test("File a claim with files: uploaded right after it is filed; a refused file 
     TEXT_AS_PNG,
   ]);
   await dialog.getByRole("button", { name: "File claim" }).click();
-  const partly = dialog.getByTestId("claim-filed-partly");
-  await expect(partly).toContainText("The claim was filed, but 1 of its 2 files was not attached.", { timeout: 30_000 });
-  await expect(partly).toContainText("“notes.png” was not added: Only PDF, PNG and JPEG files are accepted");
-  await checkPage(page, "claims-file-dialog-partly", partly);
-  await partly.getByRole("link", { name: "Open the claim" }).click();
+  const refusal = dialog.getByRole("alert").filter({ hasText: "notes.png" });
+  await expect(refusal).toContainText("“notes.png” cannot be attached: Only PDF, PNG and JPEG files are accepted", {
+    timeout: 30_000,
+  });
+  await expect(refusal).toContainText("Nothing was filed");
+  await checkPage(page, "claims-file-dialog-refused", refusal);
+  // Nothing stored: no claim with that description (and so no evidence of it).
+  const described = async () =>
+    ((await ok(await t.read.get("claims"))).data as { id: string; description: string }[]).filter(
+      (c) => c.description === "Windscreen chipped on the motorway",
+    );
+  expect(await described()).toEqual([]);
+  // The form kept everything: remove the refused file and file again.
+  await dialog.getByRole("button", { name: "Remove notes.png" }).click();
+  await dialog.getByRole("button", { name: "File claim" }).click();
   await expect(page).toHaveURL(/\/claims\/[a-z0-9]+$/, { timeout: FIRST_LOAD });
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("claim");
   await expect(page.getByRole("region", { name: "Evidence" }).getByTestId("evidence-image")).toContainText("windscreen.png", {
     timeout: FIRST_LOAD,
   });
-  const claims = (await ok(await t.read.get("claims"))).data as { id: string; description: string }[];
-  const second = claims.find((c) => c.description === "Windscreen chipped on the motorway")!;
-  expect(page.url()).toContain(`/claims/${second.id}`);
-  expect((await ok(await t.read.get(`claims/${second.id}/attachments`))).data).toHaveLength(1);
+  const [second] = await described();
+  expect(second).toBeDefined();
+  expect(page.url()).toContain(`/claims/${second!.id}`);
+  expect((await ok(await t.read.get(`claims/${second!.id}/attachments`))).data).toHaveLength(1);
   await page.context().close();
 });

@@ -16,6 +16,7 @@ import { authSecret, env } from "@/server/env";
 import { AppError, isClientAbort, toAppError } from "@/server/errors";
 import { isJsonContentType, readBytes } from "@/server/http/body";
 import { logger } from "@/server/logger";
+import { internalError } from "@/server/operations/failure";
 import {
   forgetResetLinks,
   hashResetIdentifier,
@@ -229,9 +230,6 @@ export async function guardAuthInput(request: Request, handle: (request: Request
       return authProblem(app, requestId);
     }
     logger.error({ err, ...where }, "unhandled error in the auth routes");
-    return authProblem(
-      new AppError("internal_error", `Something went wrong on our side. Quote ${requestId} when you contact support.`),
-      requestId,
-    );
+    return authProblem(internalError(requestId), requestId);
   }
 }

@@ -12,7 +12,7 @@ export async function boot(): Promise<void> {
     // In production /api/v1 is answered from the HTTP server, before Next's routing. `next dev` keeps
     // the route (src/app/api/v1), so an edited endpoint reloads like any other code.
     if (process.env.NODE_ENV === "production") {
-      const { handleRestRequest } = await import("./rest/handler");
+      const { handleRestRequest } = await import("./operations/pipeline");
       serveApiDirectly(handleRestRequest);
     }
     startNodeServer().catch(exitOnStartupFailure);

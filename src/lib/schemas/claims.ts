@@ -1,7 +1,7 @@
 import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/lib/schemas/coverages";
-import { ContentType, FileField } from "@/lib/schemas/files";
+import { ContentType, FileField, type UploadedFileShape } from "@/lib/schemas/files";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 // The value lists and the review moves live in src/lib/enums.ts (the dashboard imports them from there).
@@ -23,6 +23,33 @@ export const CreateClaimInput = z
   })
   .meta({ id: "CreateClaimInput" });
 export type CreateClaimInput = z.output<typeof CreateClaimInput>;
+
+/** The file parts of a claim filed as multipart/form-data (REST, the dashboard and the portal): up to five. */
+export const CLAIM_FILE_FIELDS = ["file1", "file2", "file3", "file4", "file5"] as const;
+/** The optional file fields `file1`…`file5`, to spread into a form's schema. */
+export const claimFileShape = Object.fromEntries(
+  CLAIM_FILE_FIELDS.map((f) => [f, FileField.optional()]),
+) as Record<(typeof CLAIM_FILE_FIELDS)[number], z.ZodOptional<typeof FileField>>;
+
+/**
+ * `POST /claims` as multipart/form-data: the claim's fields as text and its
+ * evidence as `file1`…`file5`, filed together — all of it or nothing.
+ */
+export const CreateClaimForm = z
+  .strictObject({
+    ...CreateClaimInput.shape,
+    amount: z.coerce.number().pipe(AmountNumber).describe("Amount claimed, e.g. 5000 or 5000.5"),
+    ...claimFileShape,
+  })
+  .meta({ id: "CreateClaimForm" });
+export type CreateClaimForm = z.output<typeof CreateClaimForm>;
+
+/** The files of a claim form, in field order (a JSON body has none). */
+export const claimFormFiles = (body: object): UploadedFileShape[] =>
+  CLAIM_FILE_FIELDS.flatMap((f) => {
+    const v = (body as Partial<Record<string, UploadedFileShape>>)[f];
+    return v ? [v] : [];
+  });
 
 export const UpdateClaimStatusInput = z
   .strictObject({
@@ -84,6 +111,12 @@ export const ClaimAttachment = z
 export type ClaimAttachment = z.infer<typeof ClaimAttachment>;
 /** A claim's attachments, oldest first, all on one page (at most 5). */
 export const ClaimAttachmentList = pageOf(ClaimAttachment, "ClaimAttachmentList");
+
+/** The data of a `claim.submitted` event: the Claim and the evidence filed with it (none: `[]`). */
+export const SubmittedClaim = Claim.extend({
+  attachments: z.array(ClaimAttachment).describe("The files filed with the claim, in the order sent"),
+});
+export type SubmittedClaim = z.infer<typeof SubmittedClaim>;
 
 const ClaimHistoryEntry = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
 import { z, M } from "@/lib/messages";
 import { CLAIM_TYPES } from "@/lib/enums";
 import { AmountNumber } from "@/lib/money";
-import { CreateClaimInput } from "@/lib/schemas/claims";
+import { claimFileShape, CreateClaimInput } from "@/lib/schemas/claims";
 
 export const PortalEmailInput = z.strictObject({
   email: z
@@ -27,3 +27,7 @@ export const PortalClaimInput = z.strictObject({
   amount: z.coerce.number().pipe(AmountNumber),
 });
 export type PortalClaimInput = z.output<typeof PortalClaimInput>;
+
+/** The portal's claim form as sent (multipart): the claim's fields and its evidence as `file1`…`file5`. */
+export const PortalClaimForm = PortalClaimInput.extend(claimFileShape);
+export type PortalClaimForm = z.output<typeof PortalClaimForm>;

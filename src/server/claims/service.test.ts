@@ -109,7 +109,8 @@ describe("submitClaim", () => {
 
     const events = await db.event.findMany({ where: { organizationId: org.id } });
     expect(events.map((e) => e.type)).toEqual(["claim.submitted"]);
-    expect(events[0]!.data).toEqual(claim);
+    // The Claim and the evidence filed with it (none here).
+    expect(events[0]!.data).toEqual({ ...claim, attachments: [] });
     expect(events[0]!.id).toMatch(/^evt_/);
   });
 

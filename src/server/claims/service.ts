@@ -8,7 +8,15 @@ import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { literal } from "@/server/like";
 import { findPolicy } from "@/server/policies/service";
 import { toCoverage } from "@/server/coverages/service";
-import { listClaimAttachments } from "./attachments";
+import type { UploadedFile } from "@/server/files/multipart";
+import { withStoredFiles } from "@/server/files/service";
+import {
+  attachFilesToClaim,
+  listClaimAttachments,
+  MAX_CLAIM_ATTACHMENTS,
+  toClaimAttachment,
+  type ClaimAttachmentSource,
+} from "./attachments";
 import {
   CLAIM_MOVES,
   type Claim,
@@ -18,6 +26,7 @@ import {
   type ClaimWithHistory,
   type CreateClaimInput,
   type ListClaimsQuery,
+  type SubmittedClaim,
   type UpdateClaimStatusInput,
 } from "@/lib/schemas/claims";
 
@@ -37,33 +46,104 @@ export const toClaim = (row: ClaimRow): Claim => ({
 
 const who = (actor: Actor) => ({ actorUserId: actor.apiKey ? null : actor.userId, apiKeyId: actor.apiKey?.id ?? null });
 
-/** Files a claim; its `claim.submitted` event commits with it. */
-export async function submitClaim(actor: Actor, input: CreateClaimInput): Promise<Claim> {
-  assertCan(actor, "manage");
-  const policy = await findPolicy(actor, input.policyId);
-  return db.$transaction(async (tx) => {
-    const coverage = input.email
-      ? await tx.coverage.findFirst({
-          where: { organizationId: actor.organizationId, policyId: policy.id, customerEmail: input.email },
-        })
-      : null;
+/** A new claim, whoever files it (staff, an API key, the policyholder on the portal). */
+export interface ClaimFiling {
+  policy: { id: string; currency: string };
+  /** The coverage it is filed on: given (the portal), or the customer's coverage of the policy found by `customerEmail`. */
+  coverageId?: string;
+  customerEmail: string | null;
+  type: ClaimRow["type"];
+  description: string;
+  amountMinor: bigint;
+  /** Its first history step: who filed it, and how. */
+  filedBy: { actorUserId?: string | null; apiKeyId?: string | null; note?: string | null };
+  /** Where its evidence came from. */
+  source: ClaimAttachmentSource;
+}
+
+export interface FiledClaim {
+  row: ClaimRow;
+  /** The `claim.submitted` event's data: the Claim and its attachments. */
+  submitted: SubmittedClaim;
+}
+
+/**
+ * THE way a claim is filed (REST JSON or multipart, the dashboard, the
+ * portal): the evidence's bytes are stored first, then the claim, its first
+ * history step, its attachments and its `claim.submitted` event — which lists
+ * them — commit in one transaction. A refused file or any failure leaves
+ * nothing: no claim, no file, no event.
+ */
+export async function fileClaim(organizationId: string, filing: ClaimFiling, uploads: UploadedFile[]): Promise<FiledClaim> {
+  if (uploads.length > MAX_CLAIM_ATTACHMENTS) {
+    const message = `Attach at most ${MAX_CLAIM_ATTACHMENTS} files`;
+    throw new AppError("validation_failed", message, { errors: [{ path: "files", message }] });
+  }
+  return withStoredFiles(organizationId, uploads, async (tx, files) => {
+    const coverageId =
+      filing.coverageId ??
+      (filing.customerEmail
+        ? ((
+            await tx.coverage.findFirst({
+              where: { organizationId, policyId: filing.policy.id, customerEmail: filing.customerEmail },
+              select: { id: true },
+            })
+          )?.id ?? null)
+        : null);
     const row = await tx.claim.create({
       data: {
-        organizationId: actor.organizationId,
-        policyId: policy.id,
-        coverageId: coverage?.id ?? null,
-        customerEmail: input.email ?? null,
-        type: input.type,
-        description: input.description,
-        amountMinor: input.amount,
-        currency: policy.currency,
-        history: { create: { organizationId: actor.organizationId, toStatus: "submitted", ...who(actor) } },
+        organizationId,
+        policyId: filing.policy.id,
+        coverageId,
+        customerEmail: filing.customerEmail,
+        type: filing.type,
+        description: filing.description,
+        amountMinor: filing.amountMinor,
+        currency: filing.policy.currency,
+        history: {
+          create: {
+            organizationId,
+            toStatus: "submitted",
+            actorUserId: filing.filedBy.actorUserId ?? null,
+            apiKeyId: filing.filedBy.apiKeyId ?? null,
+            note: filing.filedBy.note ?? null,
+          },
+        },
       },
     });
-    const claim = toClaim(row);
-    await recordEvent(tx, actor.organizationId, "claim.submitted", claim, claim.id);
-    return claim;
+    const attachments = files.length ? await attachFilesToClaim(tx, organizationId, row.id, files, filing.source) : [];
+    const submitted: SubmittedClaim = { ...toClaim(row), attachments: attachments.map(toClaimAttachment) };
+    await recordEvent(tx, organizationId, "claim.submitted", submitted, row.id);
+    return { row, submitted };
   });
+}
+
+/**
+ * Files a claim as staff or an API key, with its evidence (none for a JSON
+ * body), through fileClaim: all of it or nothing. Answers the Claim.
+ */
+export async function submitClaim(
+  actor: Actor,
+  input: CreateClaimInput,
+  uploads: UploadedFile[] = [],
+  source: ClaimAttachmentSource = actor.apiKey ? "api" : "dashboard",
+): Promise<Claim> {
+  assertCan(actor, "manage");
+  const policy = await findPolicy(actor, input.policyId);
+  const { row } = await fileClaim(
+    actor.organizationId,
+    {
+      policy,
+      customerEmail: input.email ?? null,
+      type: input.type,
+      description: input.description,
+      amountMinor: input.amount,
+      filedBy: who(actor),
+      source,
+    },
+    uploads,
+  );
+  return toClaim(row);
 }
 
 export async function listClaims(actor: Actor, query: ListClaimsQuery): Promise<Page<Claim>> {

@@ -170,8 +170,9 @@ describe("readMultipart", () => {
     expect((await refusal(readMultipart(formRequest([["file", new Blob([]), "empty.pdf"]]), opts))).status).toBe(422);
   });
 
-  it("treats a text value in a file field as a missing file", async () => {
-    const { files } = await readMultipart(formRequest([["file", "not a file"]]), opts);
+  it("keeps a text value in a file field as text, for the schema to refuse in place of the file", async () => {
+    const { fields, files } = await readMultipart(formRequest([["file", "not a file"]]), opts);
     expect(files.file).toBeUndefined();
+    expect(fields.file).toBe("not a file");
   });
 });

@@ -183,7 +183,7 @@ export async function readMultipart(
       if (info.nameTruncated || info.valueTruncated) {
         return fail(validationError([{ path: name, message: M.bytes(MAX_TEXT_FIELD_BYTES) }]));
       }
-      if (opts.files.includes(name)) return; // text where a file belongs: the file is missing
+      // Text where a file belongs is kept as text: the schema refuses it in place of the file (a missing file, if required).
       fields[name] = value;
     });
     parser.on("filesLimit", () =>

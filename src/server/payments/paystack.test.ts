@@ -564,7 +564,6 @@ describe("a payment on Paystack", () => {
 
 // ---------- the hosted checkout with Paystack configured ----------
 
-const routeParams = (reference: string) => ({ params: Promise.resolve({ reference }) });
 const cardJson = () => ({
   cardNumber: "4242424242424242",
   expMonth: 12,
@@ -578,8 +577,8 @@ function checkoutPost(path: string, body?: unknown) {
     body: JSON.stringify(body ?? {}),
   });
 }
-const payByCard = (reference: string) => app.checkoutRoute.POST(checkoutPost(reference, cardJson()), routeParams(reference));
-const retryRoute = (reference: string) => app.retryRoute.POST(checkoutPost(`${reference}/retry`), routeParams(reference));
+const payByCard = (reference: string) => app.checkoutRoute.POST(checkoutPost(reference, cardJson()));
+const retryRoute = (reference: string) => app.retryRoute.POST(checkoutPost(`${reference}/retry`));
 
 describe("the hosted checkout with Paystack configured", () => {
   it("a failed Paystack payment is retried on Paystack: a new Paystack transaction, its URL answered, never the sandbox", async () => {

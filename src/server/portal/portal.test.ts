@@ -372,7 +372,15 @@ describe("what a policyholder sees and does", () => {
     expect(claim).toMatchObject({ coverageId: coverage.id, amount: "250.50", status: "submitted", attachmentCount: 2 });
     const row = await db.claim.findUniqueOrThrow({ where: { id: claim.id } });
     expect(row).toMatchObject({ organizationId: org.id, policyId: policy.id, customerEmail: email });
-    expect(await db.event.count({ where: { organizationId: org.id, type: "claim.submitted", subject: claim.id } })).toBe(1);
+    const events = await db.event.findMany({ where: { organizationId: org.id, type: "claim.submitted", subject: claim.id } });
+    expect(events).toHaveLength(1);
+    // The event lists the evidence filed with the claim; the files came from the portal.
+    const attachments = await db.claimAttachment.findMany({ where: { claimId: claim.id }, include: { file: true } });
+    expect(attachments.map((a) => a.source)).toEqual(["portal", "portal"]);
+    expect((events[0]!.data as { attachments: { id: string; fileName: string }[] }).attachments.map((a) => a.fileName)).toEqual([
+      "till.png",
+      "police-report.pdf",
+    ]);
 
     const detail = await portalClaim(s, claim.id);
     expect(detail.history.map((h) => h.toStatus)).toEqual(["submitted"]);

@@ -3,15 +3,13 @@
 // the session's verified email, nothing else. Anything outside that is "not
 // found", exactly like an id that does not exist.
 import type { Actor } from "@/server/actor";
-import { MAX_CLAIM_ATTACHMENTS, attachFilesToClaim } from "@/server/claims/attachments";
-import { toClaim } from "@/server/claims/service";
+import { MAX_CLAIM_ATTACHMENTS } from "@/server/claims/attachments";
+import { fileClaim, toClaim } from "@/server/claims/service";
 import { certificatePdf, verifyUrl } from "@/server/coverages/certificate";
 import { coverageStatus } from "@/server/coverages/status";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
-import { recordEvent } from "@/server/events/record";
 import type { UploadedFile } from "@/server/files/multipart";
-import { withStoredFiles } from "@/server/files/service";
 import { storageNamed } from "@/server/files/storage";
 import { initializePayment } from "@/server/payments/service";
 import { formatMinor } from "@/lib/money";
@@ -240,7 +238,7 @@ export async function renewCoverage(s: PortalSession, coverageId: string): Promi
   return { reference: payment.reference, authorizationUrl: payment.authorizationUrl };
 }
 
-/** Files a claim on one of the policyholder's coverages, with its evidence, in one transaction with its event. */
+/** Files a claim on one of the policyholder's coverages, with its evidence: the one claim-filing service (all of it or nothing). */
 export async function filePortalClaim(s: PortalSession, input: PortalClaimInput, uploads: UploadedFile[]): Promise<PortalClaim> {
   if (uploads.length > MAX_CLAIM_ATTACHMENTS) {
     throw new AppError("validation_failed", `Attach at most ${MAX_CLAIM_ATTACHMENTS} files`, {
@@ -248,25 +246,21 @@ export async function filePortalClaim(s: PortalSession, input: PortalClaimInput,
     });
   }
   const coverage = await ownCoverage(s, input.coverageId);
-  return withStoredFiles(s.organizationId, uploads, async (tx, files) => {
-    const row = await tx.claim.create({
-      data: {
-        organizationId: s.organizationId,
-        policyId: coverage.policy.id,
-        coverageId: coverage.id,
-        customerEmail: s.email,
-        type: input.type,
-        description: input.description,
-        amountMinor: input.amount,
-        currency: coverage.policy.currency,
-        history: { create: { organizationId: s.organizationId, toStatus: "submitted", note: "Filed by the policyholder on the portal" } },
-      },
-      include: { policy: { select: { name: true } } },
-    });
-    if (files.length) await attachFilesToClaim(tx, s.organizationId, row.id, files, "portal");
-    await recordEvent(tx, s.organizationId, "claim.submitted", toClaim(row), row.id);
-    return toPortalClaim({ ...row, _count: { attachments: files.length } });
-  });
+  const { row, submitted } = await fileClaim(
+    s.organizationId,
+    {
+      policy: coverage.policy,
+      coverageId: coverage.id,
+      customerEmail: s.email,
+      type: input.type,
+      description: input.description,
+      amountMinor: input.amount,
+      filedBy: { note: "Filed by the policyholder on the portal" },
+      source: "portal",
+    },
+    uploads,
+  );
+  return toPortalClaim({ ...row, policy: { name: coverage.policy.name }, _count: { attachments: submitted.attachments.length } });
 }
 
 /** One of the policyholder's claims: its status history (dates and states, not the reviewers' notes) and attachments. */

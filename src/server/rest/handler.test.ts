@@ -6,7 +6,7 @@ import { createApiKey, forgetApiKeys, revokeApiKey } from "@/server/api-keys/ser
 import { db } from "@/server/db/client";
 import { updateSettings } from "@/server/settings/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
-import { handleRestRequest } from "./handler";
+import { handleRestRequest } from "@/server/operations/pipeline";
 
 const BASE = "http://localhost/api/v1";
 
@@ -269,7 +269,7 @@ describe("Idempotency-Key", () => {
     expect(ka!.id).not.toBe(kb!.id);
   });
 
-  // CONTRACT CONFLICT (src/server/rest/handler.ts run() → completeIdempotencyKey):
+  // CONTRACT CONFLICT (src/server/operations/pipeline.ts run() → completeIdempotencyKey):
   // the stored first response of POST /business/api-keys (and /regenerate)
   // holds the full secret, so the plaintext key sits in idempotency_key.response_body
   // for 24 h, against "stored only as a SHA-256 hash" (SPEC §2).

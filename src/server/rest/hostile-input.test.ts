@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/api-keys/service";
 import { ownerWithOrganization } from "@/test/fixtures";
-import { handleRestRequest } from "./handler";
+import { handleRestRequest } from "@/server/operations/pipeline";
 
 const BASE = "http://localhost/api/v1";
 

@@ -10,7 +10,7 @@ import { createApiKey } from "@/server/api-keys/service";
 import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { ownerWithOrganization } from "@/test/fixtures";
-import { handleRestRequest } from "./handler";
+import { handleRestRequest } from "@/server/operations/pipeline";
 import { requestHash, runIdempotently } from "./idempotency";
 
 const PATH = "/api/v1/business/api-keys";

@@ -1,5 +1,5 @@
-// The OpenAPI 3.1 document, built from the same endpoint table and zod schemas
-// the router uses, so the reference cannot drift from the API.
+// The OpenAPI 3.1 document, built from the same operation table and zod
+// schemas the pipeline uses, so the reference cannot drift from the API.
 import { z } from "@/lib/messages";
 import {
   createDocument,
@@ -9,7 +9,7 @@ import {
 } from "zod-openapi";
 import { env } from "@/server/env";
 import type { ErrorCode } from "@/server/errors";
-import { endpoints } from "./endpoints";
+import { operations } from "@/server/operations";
 
 const Problem = z
   .object({
@@ -40,7 +40,10 @@ let cached: ReturnType<typeof createDocument> | undefined;
 export function openApiDocument() {
   if (cached) return cached;
   const paths: ZodOpenApiPathsObject = {};
-  for (const ep of endpoints) {
+  for (const entry of operations) {
+    if (!entry.rest) continue;
+    const { rest } = entry;
+    const ep = { ...rest, permission: entry.permission, response: rest.status === 204 ? undefined : (rest.response ?? entry.output) };
     const responses: Record<string, ZodOpenApiResponseObject> = {
       [String(ep.status ?? 200)]: ep.file
         ? {
@@ -59,10 +62,17 @@ export function openApiDocument() {
     if (ep.query && ep.queryError === "validation_failed")
       responses["422"] ??= problem("Invalid query; `errors` lists each parameter");
     else if (ep.query) responses["400"] = problem("Invalid query string");
-    if (ep.body) responses["400"] ??= problem(ep.multipart ? "Malformed multipart body" : "Malformed JSON");
+    if (ep.body)
+      responses["400"] ??= problem(
+        ep.multipart?.form ? "Malformed JSON or multipart body" : ep.multipart ? "Malformed multipart body" : "Malformed JSON",
+      );
     if (ep.multipart) {
       responses["413"] = problem("A file over MAX_UPLOAD_BYTES (10 MiB by default)");
-      responses["415"] = problem("Not multipart/form-data, or a file that is not a PDF, PNG or JPEG by its content");
+      responses["415"] = problem(
+        ep.multipart.form
+          ? "Neither JSON nor multipart/form-data, or a file that is not a PDF, PNG or JPEG by its content"
+          : "Not multipart/form-data, or a file that is not a PDF, PNG or JPEG by its content",
+      );
     }
     for (const code of ep.errors ?? []) {
       const status = STATUS_OF[code] ?? "409";
@@ -77,9 +87,17 @@ export function openApiDocument() {
         ...(ep.params ? { path: ep.params } : {}),
         ...(ep.query ? { query: ep.query as z.ZodObject } : {}),
       },
-      requestBody: ep.body
-        ? { required: true, content: { [ep.multipart ? "multipart/form-data" : "application/json"]: { schema: ep.body } } }
-        : undefined,
+      requestBody: ep.multipart?.form
+        ? {
+            required: true,
+            content: {
+              "application/json": { schema: ep.body! },
+              "multipart/form-data": { schema: ep.multipart.form },
+            },
+          }
+        : ep.body
+          ? { required: true, content: { [ep.multipart ? "multipart/form-data" : "application/json"]: { schema: ep.body } } }
+          : undefined,
       responses,
     };
     if (ep.method === "POST") {

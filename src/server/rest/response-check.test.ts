@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "@/lib/messages";
 import { ApiKey } from "@/lib/schemas/api-keys";
 import { env } from "@/server/env";
-import { endpoints } from "./endpoints";
+import { restBindings } from "@/server/operations/pipeline";
 import { responseMismatches } from "./response-check";
 
 const key = {
@@ -47,7 +47,9 @@ describe("responseMismatches", () => {
 describe("configuration", () => {
   it("is on in the test run, and every non-204 endpoint declares a response schema", () => {
     expect(env.VALIDATE_RESPONSES).toBe(true);
-    const undeclared = endpoints.filter((ep) => ep.status !== 204 && !ep.response && !ep.file).map((ep) => ep.operationId);
+    const undeclared = restBindings
+      .filter((b) => b.shape.status !== 204 && !b.response && !b.file)
+      .map((b) => b.op.rest?.operationId);
     expect(undeclared).toEqual([]);
   });
 });

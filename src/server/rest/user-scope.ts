@@ -6,7 +6,7 @@
 // the creator's dashboard organization reach beyond the key's organization.
 import { assertCan, type Actor } from "@/server/actor";
 import { keyActor, type AuthenticatedKey } from "@/server/api-keys/service";
-import { AppError, notFound } from "@/server/errors";
+import { notFound } from "@/server/errors";
 
 /**
  * The key's creator, who must still belong to the key's own organization:

@@ -1,24 +1,25 @@
-// tRPC for the dashboard: the session becomes the same Actor the REST API
-// builds from a key; services enforce every rule.
+// tRPC for the dashboard: context, error formatter and the procedures of each
+// auth kind. The router itself is built from the operation table
+// (src/server/operations/trpc.ts); the session becomes the same Actor the
+// REST API builds from a key (operations/auth.ts); services enforce every rule.
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { z } from "@/lib/messages";
-import type { Actor } from "@/server/actor";
 import { requirePlatformAdmin } from "@/server/admin/service";
-import { getAuth } from "@/server/auth";
 import { AppError, toAppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { wakeWorker } from "@/server/webhooks/worker";
-import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
+import { wakeJobs } from "@/server/jobs/wake";
+import { memberActor, sessionUser } from "@/server/operations/auth";
+import { internalError } from "@/server/operations/failure";
 import { requestIdOf } from "@/server/request-id";
 import { fieldErrors, publicExtra } from "@/server/rest/problem";
 import { assertSafeInput } from "@/server/text";
 
 export async function createContext(opts: { headers: Headers }) {
-  const session = await getAuth().api.getSession({ headers: opts.headers });
+  const user = await sessionUser(opts.headers);
   // Quoted in error messages and echoed as X-Request-Id (optional for in-process callers).
   const request: { requestId?: string } = { requestId: requestIdOf(opts.headers) };
-  return { headers: opts.headers, user: session?.user ?? null, ...request };
+  return { headers: opts.headers, user, ...request };
 }
 export type Context = Awaited<ReturnType<typeof createContext>>;
 
@@ -35,7 +36,7 @@ const t = initTRPC.context<Context>().create({
       logger.error({ err: error, requestId, path }, "trpc error");
       return {
         ...shape,
-        message: `Something went wrong on our side. Quote ${requestId} when you contact support.`,
+        message: internalError(requestId).message,
         data: { ...data, code: "internal_error", requestId },
       };
     }
@@ -67,7 +68,7 @@ const appErrors = t.middleware(async ({ next, path, ctx, getRawInput, type }) =>
   }
   const result = await next();
   // A change committed: its events go out now, not at the worker's next poll.
-  if (type === "mutation" && result.ok) wakeWorker();
+  if (type === "mutation" && result.ok) wakeJobs();
   if (!result.ok) {
     const cause = result.error.cause;
     const app = toAppError(cause);
@@ -85,7 +86,9 @@ const appErrors = t.middleware(async ({ next, path, ctx, getRawInput, type }) =>
   return result;
 });
 
+/** Only the builder (src/server/operations/trpc.ts) makes routers. */
 export const router = t.router;
+export type TrpcRootTypes = typeof t._config.$types;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(appErrors);
 
@@ -96,9 +99,7 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /** Acts in the user's active organization, checked against their membership on every call. */
 export const orgProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  const member = await resolveActiveMembership(ctx.user.id, (ctx.user.activeOrganizationId as string | null) ?? null);
-  if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
-  const actor: Actor = await sessionActor(ctx.user.id, member, ctx.user.testMode === true);
+  const actor = await memberActor(ctx.user);
   return next({ ctx: { ...ctx, actor } });
 });
 

@@ -1,14 +1,15 @@
 "use client";
 
-// Staff file a claim for a customer: the same service as POST /api/v1/claims,
-// so the claim links to the customer's coverage of the policy when there is one
+// Staff file a claim for a customer: POST /api/v1/claims run as the signed-in
+// member (/api/upload/claims), the same service as the API and the portal, so
+// the claim links to the customer's coverage of the policy when there is one
 // and its `claim.submitted` event and email go out as for any other claim.
-// Evidence chosen here (up to five files) is uploaded right after the claim is
-// filed; a file that fails leaves the claim filed, and the dialog says so.
+// The claim and its evidence (up to five files) go in ONE multipart request
+// with upload progress and are stored together: a refused file files nothing,
+// and the dialog says which file and why.
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileText, Paperclip, X } from "lucide-react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -17,13 +18,13 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { UploadProgressBar } from "@/components/upload/upload-progress";
-import { formatBytes, MAX_UPLOAD_BYTES } from "@/components/upload/xhr-upload";
+import { formatBytes, MAX_UPLOAD_BYTES, UploadError, uploadWithProgress } from "@/components/upload/xhr-upload";
 import { NativeSelect } from "@/components/ui/select";
 import { M, z } from "@/lib/messages";
 import { ClaimDetailsValues } from "@/lib/claim-values";
 import { CLAIM_TYPES } from "@/lib/enums";
-import { errorInfo, useTRPC } from "@/trpc/react";
-import { ACCEPT, localProblem, MAX_CLAIM_ATTACHMENTS, refusalOf, uploadClaimAttachment } from "./attachment-upload";
+import { useTRPC } from "@/trpc/react";
+import { ACCEPT, localProblem, MAX_CLAIM_ATTACHMENTS } from "./attachment-upload";
 
 const Values = ClaimDetailsValues.extend({
   policyId: z.string().min(1, "Choose the policy the claim is on"),
@@ -31,11 +32,11 @@ const Values = ClaimDetailsValues.extend({
 });
 type Values = z.infer<typeof Values>;
 
-/** What became of the evidence when some of it was refused, the claim filed all the same. */
-const partlySummary = (refused: number, total: number) =>
-  total === 1
-    ? "The claim was filed, but its file was not attached."
-    : `The claim was filed, but ${refused} of its ${total} files ${refused === 1 ? "was" : "were"} not attached.`;
+/** The file fields of the form, in order: file1…file5 (as the API and the portal take them). */
+const fileField = (index: number) => `file${index + 1}`;
+
+/** A sentence: capital first letter, one full stop. */
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`.replace(/\.?$/, ".");
 
 /** The "File a claim" dialog, loaded when first opened by FileClaimButton (./file-claim-button). */
 export function FileClaimDialog({
@@ -75,13 +76,10 @@ function FileClaimForm({
   const queryClient = useQueryClient();
   const all = useQuery({ ...trpc.policies.list.queryOptions({ limit: 100 }), enabled: !given });
   const policies = given ?? (all.data?.data ?? []).map((p) => ({ id: p.id, name: p.name }));
-  const submit = useMutation(trpc.claims.submit.mutationOptions());
   const [formError, setFormError] = useState<string | null>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [filesError, setFilesError] = useState<string | null>(null);
-  const [progress, setProgress] = useState<{ name: string; index: number; total: number; percent: number } | null>(null);
-  // Filed, but some evidence was not attached: the claim exists, the dialog says what is missing.
-  const [partly, setPartly] = useState<{ id: string; added: number; refused: string[] } | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const form = useForm<Values>({
     resolver: zodResolver(Values),
@@ -110,76 +108,56 @@ function FileClaimForm({
 
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
+    setFilesError(null);
+    const sent = files;
+    setProgress(0);
     let claim: { id: string };
     try {
-      claim = await submit.mutateAsync({
-        policyId: v.policyId,
-        email: v.email,
-        type: v.type,
-        amount: Number(v.amount),
-        description: v.description,
+      // One request: the claim's fields and its files, stored together or not at all.
+      claim = await uploadWithProgress<{ id: string }>({
+        url: "/api/upload/claims",
+        fields: { policyId: v.policyId, email: v.email, type: v.type, amount: v.amount, description: v.description },
+        files: Object.fromEntries(sent.map((f, i) => [fileField(i), f])),
+        onProgress: (p) => setProgress(p.percent),
       });
     } catch (err) {
-      const info = errorInfo(err);
-      let placed = false;
-      for (const e of info.fieldErrors) {
-        if (e.path in Values.shape) {
-          form.setError(e.path as keyof Values, { message: e.message });
-          placed = true;
-        }
-      }
-      if (!placed) setFormError(info.message);
+      setProgress(null);
+      showRefusal(err, sent);
       return;
-    }
-    // The claim exists from here on: each file is sent on its own, and one refused does not undo it.
-    const refused: string[] = [];
-    for (const [index, file] of files.entries()) {
-      setProgress({ name: file.name, index, total: files.length, percent: 0 });
-      try {
-        await uploadClaimAttachment(claim.id, file, (percent) => setProgress((p) => p && { ...p, percent }));
-      } catch (err) {
-        refused.push(refusalOf(file, err));
-      }
     }
     setProgress(null);
     await queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.customers.pathKey() });
-    if (refused.length) {
-      setPartly({ id: claim.id, added: files.length - refused.length, refused });
-      return;
-    }
-    toast.success(files.length ? `Claim filed with ${files.length === 1 ? "1 file" : `${files.length} files`}` : "Claim filed");
+    toast.success(sent.length ? `Claim filed with ${sent.length === 1 ? "1 file" : `${sent.length} files`}` : "Claim filed");
     onDone();
     router.push(`/claims/${claim.id}`);
   });
 
-  if (partly) {
-    return (
-      <div className="space-y-4" data-testid="claim-filed-partly">
-        <div role="alert" className="space-y-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          <p className="font-medium">{partlySummary(partly.refused.length, partly.added + partly.refused.length)}</p>
-          <ul className="list-disc space-y-1 pl-5">
-            {partly.refused.map((r) => (
-              <li key={r} className="[overflow-wrap:anywhere]">
-                {r}
-              </li>
-            ))}
-          </ul>
-          <p>You can add {partly.refused.length === 1 ? "it" : "them"} on the claim&apos;s page.</p>
-        </div>
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button type="button" variant="secondary" onClick={onDone}>
-            Close
-          </Button>
-          <Button asChild>
-            <Link href={`/claims/${partly.id}`} onClick={onDone}>
-              Open the claim
-            </Link>
-          </Button>
-        </div>
-      </div>
-    );
-  }
+  /** Puts the server's refusal where it belongs: on its field, on the file it names, or above the form. Nothing was filed. */
+  const showRefusal = (err: unknown, sent: File[]) => {
+    if (!(err instanceof UploadError)) {
+      setFormError("The claim was not filed. Try again.");
+      return;
+    }
+    const refusedFiles: string[] = [];
+    let placed = false;
+    for (const e of err.fieldErrors) {
+      const index = sent.findIndex((_, i) => fileField(i) === e.path);
+      if (index >= 0) {
+        // A 413 or 415 names one file in its detail ("file2: only PDF, …"); a 422 says it per field.
+        const why = err.fieldErrors.length === 1 ? err.message.replace(/^file\d+:\s*/, "") : e.message;
+        refusedFiles.push(`“${sent[index]!.name}” cannot be attached: ${sentence(why)}`);
+      } else if (e.path in Values.shape) {
+        form.setError(e.path as keyof Values, { message: e.message });
+        placed = true;
+      }
+    }
+    if (refusedFiles.length) {
+      setFilesError(`${refusedFiles.join(" ")} Nothing was filed: remove or replace it, then file the claim again.`);
+    } else if (!placed) {
+      setFormError(err.status === 0 ? err.message : `The claim was not filed: ${sentence(err.message)}`);
+    }
+  };
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
@@ -288,8 +266,7 @@ function FileClaimForm({
           <Paperclip className="h-4 w-4" aria-hidden /> {files.length ? "Add more files" : "Add files"}
         </Button>
         <p id="claim-files-hint" className="text-xs text-slate-600">
-          Up to {MAX_CLAIM_ATTACHMENTS} PDF, PNG or JPEG files, {formatBytes(MAX_UPLOAD_BYTES)} each, uploaded once the claim is
-          filed.
+          Up to {MAX_CLAIM_ATTACHMENTS} PDF, PNG or JPEG files, {formatBytes(MAX_UPLOAD_BYTES)} each, sent with the claim.
         </p>
         {filesError && (
           <p role="alert" className="text-xs text-red-600">
@@ -297,10 +274,10 @@ function FileClaimForm({
           </p>
         )}
       </div>
-      {progress && (
+      {progress !== null && files.length > 0 && (
         <UploadProgressBar
-          percent={progress.percent}
-          label={`Uploading ${progress.name}${progress.total > 1 ? ` (${progress.index + 1} of ${progress.total})` : ""}`}
+          percent={progress}
+          label={`Uploading the claim with ${files.length === 1 ? "1 file" : `${files.length} files`}`}
         />
       )}
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

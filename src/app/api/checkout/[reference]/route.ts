@@ -1,8 +1,7 @@
-// POST /api/checkout/{reference} — the hosted checkout's card form pays a sandbox payment.
-import { handleCheckout } from "@/server/rest/checkout";
+// POST /api/checkout/{reference} — the hosted checkout's card form pays a sandbox payment (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request, { params }: { params: Promise<{ reference: string }> }) {
-  return handleCheckout(request, (await params).reference);
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as POST };

@@ -1,8 +1,7 @@
-// GET /api/files/{id} — a stored file, for its organization only (session or API key)
-import { serveFile } from "@/server/files/serve";
+// GET /api/files/{id} — a stored file, for its organization only (session or API key) (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
-  return serveFile(request, (await ctx.params).id);
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as GET };

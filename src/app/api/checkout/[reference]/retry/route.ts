@@ -1,8 +1,7 @@
-// POST /api/checkout/{reference}/retry — a new payment, with the same provider, after a failed one.
-import { handleCheckoutRetry } from "@/server/rest/checkout";
+// POST /api/checkout/{reference}/retry — a new payment, with the same provider, after a failed one (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request, { params }: { params: Promise<{ reference: string }> }) {
-  return handleCheckoutRetry(request, (await params).reference);
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as POST };

@@ -1,8 +1,7 @@
-// POST /api/portal/{organizationId}/claims — file a claim with up to 5 attachments (multipart)
-import { fileClaim, portalRoute } from "@/server/portal/http";
+// POST /api/portal/{organizationId}/claims — file a claim with up to 5 attachments (multipart) (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request, ctx: { params: Promise<{ organizationId: string }> }) {
-  return portalRoute(request, (await ctx.params).organizationId, fileClaim, { mutation: true });
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as POST };

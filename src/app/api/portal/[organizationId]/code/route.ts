@@ -1,8 +1,7 @@
-// POST /api/portal/{organizationId}/code — email a one-time sign-in code
-import { portalRoute, requestCode } from "@/server/portal/http";
+// POST /api/portal/{organizationId}/code — email a one-time sign-in code (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request, ctx: { params: Promise<{ organizationId: string }> }) {
-  return portalRoute(request, (await ctx.params).organizationId, requestCode, { mutation: true });
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as POST };

@@ -1,8 +1,7 @@
-// GET /api/portal/{organizationId}/logo — the business's logo, public (it is on its portal and certificates)
-import { logo, portalRoute } from "@/server/portal/http";
+// GET /api/portal/{organizationId}/logo — the business's logo, public (it is on its portal and certificates) (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, ctx: { params: Promise<{ organizationId: string }> }) {
-  return portalRoute(request, (await ctx.params).organizationId, logo);
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as GET };

@@ -1,9 +1,7 @@
-// GET /api/portal/{organizationId}/files/{attachmentId} — an attachment of one of the policyholder's claims
-import { attachment, portalRoute } from "@/server/portal/http";
+// GET /api/portal/{organizationId}/files/{attachmentId} — an attachment of one of the policyholder's claims (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, ctx: { params: Promise<{ organizationId: string; attachmentId: string }> }) {
-  const { organizationId, attachmentId } = await ctx.params;
-  return portalRoute(request, organizationId, attachment(attachmentId));
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as GET };

@@ -1,9 +1,7 @@
-// GET /api/portal/{organizationId}/coverages/{coverageId}/certificate — the certificate of insurance (PDF)
-import { certificate, portalRoute } from "@/server/portal/http";
+// GET /api/portal/{organizationId}/coverages/{coverageId}/certificate — the certificate of insurance (PDF) (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, ctx: { params: Promise<{ organizationId: string; coverageId: string }> }) {
-  const { organizationId, coverageId } = await ctx.params;
-  return portalRoute(request, organizationId, certificate(coverageId));
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as GET };

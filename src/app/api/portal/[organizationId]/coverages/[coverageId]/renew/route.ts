@@ -1,9 +1,7 @@
-// POST /api/portal/{organizationId}/coverages/{coverageId}/renew — start a renewal payment
-import { portalRoute, renew } from "@/server/portal/http";
+// POST /api/portal/{organizationId}/coverages/{coverageId}/renew — start a renewal payment (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
 
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request, ctx: { params: Promise<{ organizationId: string; coverageId: string }> }) {
-  const { organizationId, coverageId } = await ctx.params;
-  return portalRoute(request, organizationId, renew(coverageId), { mutation: true });
-}
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as POST };

@@ -1,0 +1,41 @@
+// Every operation of the app. The REST ones are listed in this order in the
+// API reference (OpenAPI) and matched in it by the pipeline.
+import { adminOperations } from "./admin";
+import { analyticsOperations } from "./analytics";
+import { apiKeyOperations } from "./api-keys";
+import { bankAccountOperations } from "./bank-accounts";
+import { checkoutOperations } from "./checkout";
+import { claimOperations } from "./claims";
+import { documentOperations } from "./documents";
+import { earningsOperations } from "./earnings";
+import { fileOperations } from "./files";
+import { kybOperations } from "./kyb";
+import { organizationOperations } from "./organizations";
+import { paymentOperations } from "./payments";
+import { policyOperations } from "./policies";
+import { portalOperations } from "./portal";
+import { settingsOperations } from "./settings";
+import { teamOperations } from "./team";
+import { webhookOperations } from "./webhooks";
+
+export const operations = [
+  ...organizationOperations,
+  ...teamOperations,
+  ...apiKeyOperations,
+  ...policyOperations,
+  ...paymentOperations,
+  ...claimOperations,
+  ...webhookOperations,
+  ...settingsOperations,
+  ...documentOperations,
+  ...kybOperations,
+  ...earningsOperations,
+  ...bankAccountOperations,
+  ...analyticsOperations,
+  ...adminOperations,
+  ...fileOperations,
+  ...checkoutOperations,
+  ...portalOperations,
+] as const;
+
+export { operation, type AnyOperation, type AuthKind, type Operation } from "./operation";
