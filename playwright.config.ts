@@ -49,13 +49,13 @@ export default defineConfig({
     { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {
-    // The PostgreSQL run reuses the build the embedded run just made. The
+    // It builds first, unless `npm test` has just built (E2E_BUILT=1). The
     // server keeps idle connections longer than any client here (as behind a
     // load balancer): with Node's 5 s default, a client reusing a connection
     // just as the server drops it gets ECONNRESET, likelier under the fuzz load.
     // The platform admin of the KYB specs is granted from the shell, as an operator would, before the
     // server takes the embedded database's lock.
-    command: `${POSTGRES ? "" : "npm run build && "}npm run admin:grant -- --email ${PLATFORM_ADMIN.email} --password ${PLATFORM_ADMIN.password} && npm start -- -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
+    command: `${process.env.E2E_BUILT ? "" : "npm run build && "}npm run admin:grant -- --email ${PLATFORM_ADMIN.email} --password ${PLATFORM_ADMIN.password} && npm start -- -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
     url: `${BASE_URL}/api/health`,
     timeout: 600_000,
     // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.

@@ -89,7 +89,7 @@ test.describe("PUT /business/settings", () => {
 });
 
 test.describe("renewal reminder days and accent colour", () => {
-  test("set, merged, shared by live and test keys; [] turns reminders off", async () => {
+  test("set, merged, read by live and test keys, changed by live keys only; [] turns reminders off", async () => {
     const t = await tenantWithClients();
     const updated = await ok(
       await t.write.put("business/settings", {
@@ -104,8 +104,15 @@ test.describe("renewal reminder days and accent colour", () => {
     });
     const test = await otherSide(t, "test");
     expect(await ok(await test.read.get("business/settings"))).toEqual(updated);
-    // A test key's change is the account's (settings are shared by both modes).
-    await ok(await test.write.put("business/settings", { data: { reminders: { daysBefore: [] } } }));
+    // Shared by both modes, so a test key may read them but not change them (403); the live key does.
+    const refused = await problem(
+      await test.write.put("business/settings", { data: { reminders: { daysBefore: [] } } }),
+      403,
+      "forbidden",
+    );
+    expect(refused.detail).toBe("Test keys cannot change the live account");
+    expect(await ok(await t.read.get("business/settings"))).toEqual(updated);
+    await ok(await t.write.put("business/settings", { data: { reminders: { daysBefore: [] } } }));
     expect(await ok(await t.read.get("business/settings"))).toMatchObject({
       reminders: { daysBefore: [] },
       branding: { accentColor: "#0f766e" },
@@ -223,8 +230,9 @@ test.describe("the logo", () => {
   test("the URL given to a test key works for that key, and for the dashboard in test mode; nothing else of the live side opens", async () => {
     const t = await tenantWithClients();
     const testSide = await otherSide(t, "test");
-    // Set in test mode (settings, the logo among them, are the account's: one logo for both modes).
-    const set = await ok(await testSide.write.post("business/settings/logo", { multipart: { file: pngPart("brand.png") } }));
+    // Settings, the logo among them, are the account's (one logo for both modes): a test key may not set it.
+    await problem(await testSide.write.post("business/settings/logo", { multipart: { file: pngPart("x.png") } }), 403, "forbidden");
+    const set = await ok(await t.write.post("business/settings/logo", { multipart: { file: pngPart("brand.png") } }));
     const url = set.branding.logo.url as string;
     expect((await ok(await testSide.read.get("business/settings"))).branding.logo.url).toBe(url);
     expect((await ok(await t.read.get("business/settings"))).branding.logo.url).toBe(url);
