@@ -45,7 +45,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "api", testDir: "e2e/api" },
+    // No traces for the HTTP specs: each request context would record one (hundreds of thousands of
+    // files over a run, most of the test runner's CPU); a failure's message carries the answer already.
+    { name: "api", testDir: "e2e/api", use: { trace: "off" } },
     { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
   ],
   webServer: {

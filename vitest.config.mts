@@ -22,6 +22,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // On PostgreSQL the tests mostly wait on the database (another process): three files at a time
+    // (Vitest's default on 2 cores is one). Embedded, each worker runs its database in-process: the default.
+    maxWorkers: process.env.DATABASE_URL ? 3 : undefined,
     globalSetup: ["./src/test/global-setup.ts"],
     env: {
       NODE_ENV: "test",
