@@ -376,8 +376,17 @@ async function portalSend(method: string, path: string, cookie: string | null, c
     const pdf = samplePdfPart("evidence.pdf");
     body.append("file1", new Blob([new Uint8Array(pdf.buffer)], { type: pdf.mimeType }), pdf.name);
   }
-  const res = await fetch(`${BASE_URL}${path}`, { method, headers, body, redirect: "manual" });
-  return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
+  // A connection the server closed under this client (a keep-alive race, or an early refusal while the
+  // body was still going out) is no answer: ask again on a new one, at most twice.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(`${BASE_URL}${path}`, { method, headers, body, redirect: "manual" });
+      return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
+    } catch (err) {
+      if (!(err instanceof TypeError) || attempt === 3) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
 }
 
 const describePortal = (a: PortalAnswer) => `${a.status} ${a.type} ${a.text.slice(0, 200)}`.replace(/\s+/g, " ");
