@@ -2,7 +2,9 @@
 // dressed as a PDF), the exact resource shapes, and raw multipart requests
 // that Playwright's `multipart` option cannot send (chunked, no Content-Length).
 import crypto from "node:crypto";
+import fs from "node:fs/promises";
 import http from "node:http";
+import path from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { BASE_URL, unique } from "../support/api";
@@ -185,4 +187,15 @@ export function postStreamed(
     };
     pump();
   });
+}
+
+/** The bytes the server holds for an organization (disk storage under its DATA_DIR). */
+export async function storedBytes(organizationId: string): Promise<string[]> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? "", "files", organizationId);
+  try {
+    return (await fs.readdir(dir)).filter((f) => !f.endsWith(".tmp")).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
 }

@@ -3,11 +3,9 @@
 // refusal (415 by the bytes, 413, 409 past five, 401, 403, another
 // organization's 404) leaving nothing behind: no attachment, and no bytes in
 // the server's file storage (its DATA_DIR is E2E_DATA_DIR).
-import fs from "node:fs/promises";
-import path from "node:path";
 import { expect, request, test, type APIRequestContext } from "@playwright/test";
 import { BASE_URL, createKey, problem, signUp, unique } from "../support/api";
-import { fileAnswer, jpegPart, pdfOfSize, pdfPart, pngPart, sha256, type FilePart } from "./_files";
+import { fileAnswer, jpegPart, pdfOfSize, pdfPart, pngPart, sha256, storedBytes, type FilePart } from "./_files";
 import { createPolicyFor, errorPaths, ISO, ok, tenantWithClients } from "./_helpers";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -30,17 +28,6 @@ const attach = (client: APIRequestContext, claimId: string, file: FilePart) =>
   client.post(`claims/${claimId}/attachments`, { multipart: { file } });
 const attachments = async (client: APIRequestContext, claimId: string) =>
   ok(await client.get(`claims/${claimId}/attachments`)) as Promise<{ data: any[]; nextCursor: null }>;
-
-/** The bytes the server holds for an organization (disk storage under its DATA_DIR). */
-async function storedBytes(organizationId: string): Promise<string[]> {
-  const dir = path.join(process.env.E2E_DATA_DIR ?? "", "files", organizationId);
-  try {
-    return (await fs.readdir(dir)).filter((f) => !f.endsWith(".tmp")).sort();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
-}
 
 /** What a refusal must leave as it was: the claim's attachments and the organization's stored bytes. */
 const snapshot = async (t: Tenant, claimId: string) => ({

@@ -4,12 +4,10 @@
 // `claim.submitted` webhook lists them. A refused file (415 by its bytes), a
 // read-only key (403) or another organization's policy (404) stores nothing:
 // no claim, no attachment, no event, no bytes in the server's file storage.
-import fs from "node:fs/promises";
-import path from "node:path";
 import crypto from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { problem } from "../support/api";
-import { exePart, pdfPart, pngPart, sha256, type FilePart } from "./_files";
+import { exePart, pdfPart, pngPart, sha256, storedBytes, type FilePart } from "./_files";
 import { createPolicyFor, errorPaths, ok, startReceiver, tenantWithClients } from "./_helpers";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -42,17 +40,6 @@ const form = (policyId: string, files: Record<string, FilePart>, overrides: Reco
 
 const fileClaim = (client: APIRequestContext, multipart: Record<string, string | FilePart>, headers: Record<string, string> = {}) =>
   client.post("claims", { multipart, headers });
-
-/** The bytes the server holds for an organization (disk storage under its DATA_DIR). */
-async function storedBytes(organizationId: string): Promise<string[]> {
-  const dir = path.join(process.env.E2E_DATA_DIR ?? "", "files", organizationId);
-  try {
-    return (await fs.readdir(dir)).filter((f) => !f.endsWith(".tmp")).sort();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
-}
 
 /** What a refused filing must leave as it was: the claims (each with its attachments) and the stored bytes. */
 async function snapshot(t: Tenant) {
