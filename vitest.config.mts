@@ -3,12 +3,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Service tests run against a real database: the PostgreSQL at DATABASE_URL
-// when set (CI), else an in-memory embedded PGlite per test file. Either way
-// the migrations run once per run, in src/test/global-setup.ts: on the
-// PostgreSQL database itself, or on one in-memory PGlite whose dump (at
-// EMBEDDED_SEED) every test file's database then starts from.
+// Service tests run against a real database: the PostgreSQL server at
+// DATABASE_URL when set (CI), else an in-memory embedded PGlite per test file.
+// Either way the migrations run once per run, in src/test/global-setup.ts: on
+// PostgreSQL into a template database that each worker's own database is copied
+// from (src/test/worker-database.ts points the worker at it), or on one
+// in-memory PGlite whose dump (at EMBEDDED_SEED) every test file's database
+// then starts from.
 const usePostgres = !!process.env.DATABASE_URL;
+const WORKERS = Number(process.env.VITEST_WORKERS ?? 3);
 export default defineConfig({
   resolve: {
     alias: {
@@ -22,9 +25,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // One file at a time (Vitest's default on 2 cores). Three at a time on PostgreSQL ran 177 → 143 s, but the
-    // files share one database and its NOTIFY channel: the job runner's wake-up test counted other files' commits.
+    // Files wait on the database more than they compute: on PostgreSQL three run side by side, each worker on
+    // its own database (one NOTIFY channel and one job outbox per worker, as one file at a time had).
+    maxWorkers: usePostgres ? WORKERS : undefined,
     globalSetup: ["./src/test/global-setup.ts"],
+    setupFiles: usePostgres ? ["./src/test/worker-database.ts"] : [],
     env: {
       NODE_ENV: "test",
       LOG_LEVEL: "silent",

@@ -1,8 +1,12 @@
 // Vitest globalSetup: migrate the test database once per run, not once per
 // test file. Runs in Vitest's main process before any worker starts.
 //
-// - PostgreSQL (DATABASE_URL): applies the migrations to that database here;
-//   the workers run with MIGRATE_ON_START=false (vitest.config.mts).
+// - PostgreSQL (DATABASE_URL): applies the migrations to a template database
+//   on that server (the URL's database name + `_vitest`), then copies it once
+//   per worker (`_vitest_1`, `_vitest_2`, …); src/test/worker-database.ts
+//   points each worker at its copy, and they run with MIGRATE_ON_START=false
+//   (vitest.config.mts). The role needs CREATEDB. The copies are dropped at
+//   the end of the run (a killed run's are dropped by the next one).
 // - Embedded (no DATABASE_URL): migrates one in-memory PGlite and dumps its
 //   data directory to the file named by EMBEDDED_SEED (vitest.config.mts puts
 //   the path in the workers' env); each worker's in-memory database starts as
@@ -13,17 +17,16 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { TestProject } from "vitest/node";
 import { MEMORY, openEmbeddedDatabase } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrator";
+import { withDatabase, workerDatabase } from "./worker-database";
 
 export default async function setup(project: TestProject) {
   const seed = (project.config.env as Record<string, string | undefined>).EMBEDDED_SEED;
-  if (process.env.DATABASE_URL) {
-    await applyMigrations(new PrismaPg({ connectionString: process.env.DATABASE_URL }));
-    return;
-  }
+  if (process.env.DATABASE_URL) return postgresDatabases(process.env.DATABASE_URL, Number(project.config.maxWorkers) || 1);
   if (!seed) return;
   await removeSeedsOfDeadRuns(seed);
   const db = await openEmbeddedDatabase(MEMORY);
@@ -37,6 +40,32 @@ export default async function setup(project: TestProject) {
   }
   return async () => {
     await fs.rm(seed, { force: true });
+  };
+}
+
+async function postgresDatabases(url: string, workers: number) {
+  const template = workerDatabase(url, "template");
+  const copies = Array.from({ length: workers }, (_, i) => workerDatabase(url, String(i + 1)));
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const drop = async (db: string) => admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  try {
+    for (const db of [...copies, template]) await drop(db);
+    await admin.query(`CREATE DATABASE "${template}"`);
+    // The migrator closes its connections (a database being copied can have no other).
+    await applyMigrations(new PrismaPg({ connectionString: withDatabase(url, template) }));
+    for (const db of copies) await admin.query(`CREATE DATABASE "${db}" TEMPLATE "${template}"`);
+  } finally {
+    await admin.end();
+  }
+  return async () => {
+    const end = new pg.Client({ connectionString: url });
+    await end.connect();
+    try {
+      for (const db of [...copies, template]) await end.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+    } finally {
+      await end.end();
+    }
   };
 }
 

@@ -97,6 +97,20 @@ describe("certificates", () => {
     expect(await filesOnDisk(org.id)).toHaveLength(1);
   });
 
+  it("a list read while certificates are deleted answers the rows that exist, never an error", async () => {
+    const { actor } = await ownerWithOrganization();
+    const certs = await Promise.all(Array.from({ length: 12 }, (_, i) => uploadCertificate(actor, certificateInput(PDF_BYTES(), `Licence ${i}`))));
+    // Each delete removes the file and, by cascade, its certificate: a list reading the certificate rows and
+    // their files in two statements saw a row whose file was gone ("Inconsistent query result", a 500).
+    const reads: Promise<unknown>[] = [];
+    for (const cert of certs) {
+      reads.push(listCertificates(actor, { limit: 20 }), deleteCertificate(actor, cert.id), listCertificates(actor, { limit: 20 }));
+    }
+    const settled = await Promise.allSettled(reads);
+    expect(settled.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    expect((await listCertificates(actor, { limit: 20 })).data).toEqual([]);
+  });
+
   it("a read-only key cannot upload", async () => {
     const { actor: owner, org } = await ownerWithOrganization();
     const key = { ...owner, apiKey: { id: "key_test", permissions: ["read" as const] } };
