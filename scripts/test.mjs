@@ -14,6 +14,8 @@ import { spawn } from "node:child_process";
 const postgres = !!process.env.DATABASE_URL;
 // The specs run on the build this run makes (playwright.config.ts skips its own build).
 process.env.E2E_BUILT = "1";
+// No full-page screenshots of every checked page (E2E_SCREENSHOTS=1 npm test takes them, as `npm run test:e2e` does).
+process.env.E2E_SCREENSHOTS ??= "0";
 const phases = [
   { name: "typecheck + lint", commands: ["npm run -s typecheck", "npm run -s lint"] },
   { name: "unit (vitest)", commands: ["npm run -s test:unit"] },

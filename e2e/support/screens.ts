@@ -1,7 +1,9 @@
 // Every page a spec visits is judged the same way at 1280 and 390 px: nothing
 // scrolls sideways, axe-core finds no serious or critical violation, and a
 // full-page screenshot is written to test-results/screens/<name>-<width>.png
-// (looked at before an issue is resolved).
+// (looked at before an issue is resolved). `npm test` skips the pictures
+// (E2E_SCREENSHOTS=0, set by scripts/test.mjs unless already set): nothing
+// there looks at them, and they were a tenth of the browser specs' time.
 import fs from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
@@ -10,6 +12,7 @@ import { BASE_URL, type Account } from "./api";
 
 export const SCREENS_DIR = process.env.E2E_SCREENS_DIR ?? path.join("test-results", "screens");
 export const WIDTHS = [1280, 390] as const;
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== "0";
 /** A page compiled or loaded for the first time on a busy 2-core machine. */
 export const FIRST_LOAD = 60_000;
 
@@ -42,7 +45,7 @@ export async function axeViolations(page: Page, opts: { toasts?: boolean } = {})
  * the page at 1280 px.
  */
 export async function checkPage(page: Page, name: string, ready: Locator, opts: { axe?: boolean } = {}) {
-  await fs.mkdir(SCREENS_DIR, { recursive: true });
+  if (SCREENSHOTS) await fs.mkdir(SCREENS_DIR, { recursive: true });
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width < 640 ? 844 : 800 });
     await expect(ready).toBeVisible({ timeout: FIRST_LOAD });
@@ -56,6 +59,7 @@ export async function checkPage(page: Page, name: string, ready: Locator, opts: 
     if (opts.axe !== false) {
       expect(await axeViolations(page, { toasts: false }), `${name} at ${width} px: accessibility`).toEqual([]);
     }
+    if (!SCREENSHOTS) continue;
     // The picture starts at the top (sticky headers in place); toasts (already judged by axe) would hide the page.
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({
