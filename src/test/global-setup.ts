@@ -25,6 +25,18 @@ import { applyMigrations } from "../server/db/migrator";
 import { withDatabase, workerDatabase } from "./worker-database";
 
 export default async function setup(project: TestProject) {
+  // Each Vitest project runs its global setup; the databases are made once per run, in this process.
+  const once = globalThis as { coverdeskTestSetup?: Promise<(() => Promise<void>) | undefined>; coverdeskTestSetupUsers?: number };
+  once.coverdeskTestSetupUsers = (once.coverdeskTestSetupUsers ?? 0) + 1;
+  once.coverdeskTestSetup ??= prepare(project);
+  const teardown = await once.coverdeskTestSetup;
+  return async () => {
+    // The last project to finish tears down.
+    if (--once.coverdeskTestSetupUsers! === 0) await teardown?.();
+  };
+}
+
+async function prepare(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const seed = (project.config.env as Record<string, string | undefined>).EMBEDDED_SEED;
   if (process.env.DATABASE_URL) return postgresDatabases(process.env.DATABASE_URL, Number(project.config.maxWorkers) || 1);
   if (!seed) return;

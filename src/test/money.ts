@@ -48,3 +48,12 @@ export async function bankAccount(actor: Actor, { verified = true, bankName = "A
   );
   return verified ? verifyBankAccount(actor, added.id, { verificationCode: SANDBOX_VERIFICATION_CODE }) : added;
 }
+
+/**
+ * Runs the payout job until no withdrawal is due: files that ran earlier in this worker (one database per
+ * worker) may have left due withdrawals, and a pass claims one batch, so a test's own row might wait.
+ */
+export async function drainDuePayouts(): Promise<void> {
+  const { runDuePayouts } = await import("@/server/payouts/job");
+  for (let pass = 0; pass < 100 && (await runDuePayouts()) > 0; pass++);
+}

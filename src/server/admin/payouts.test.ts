@@ -13,12 +13,15 @@ import { appRouter } from "@/server/trpc/root";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, requestWithdrawal } from "@/server/withdrawals/service";
 import { createUser, ownerWithOrganization, unique } from "@/test/fixtures";
-import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { approveKyb, bankAccount, drainDuePayouts, receivePayment } from "@/test/money";
 import { PayoutsInput } from "@/lib/schemas/admin-payouts";
 import { listPayouts, retryPayout } from "./payouts";
 import { requirePlatformAdmin } from "./service";
 
-beforeAll(connectDatabase);
+beforeAll(async () => {
+  await connectDatabase();
+  await drainDuePayouts(); // the rows earlier files left due in this worker's database
+});
 
 type User = NonNullable<Context["user"]>;
 const callerOf = async (userId: string) =>

@@ -12,13 +12,16 @@ import { dispatchEvents } from "@/server/webhooks/jobs";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, ownerWithOrganization } from "@/test/fixtures";
-import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { approveKyb, bankAccount, drainDuePayouts, receivePayment } from "@/test/money";
 import { payoutRetryDelayS, runDuePayouts } from "./job";
 import { sandboxPayouts } from "./sandbox";
 import { SANDBOX_TRANSFER_FAILURE } from "./sandbox-transfers";
 import { settleWithdrawal } from "./settle";
 
-beforeAll(connectDatabase);
+beforeAll(async () => {
+  await connectDatabase();
+  await drainDuePayouts(); // the rows earlier files left due in this worker's database
+});
 
 /** A business with money to withdraw (100.00 paid in, less the platform fee) and a verified account. */
 async function business() {
