@@ -76,8 +76,9 @@ export function Dropzone({
       <div
         {...root}
         role="button"
-        aria-labelledby={`${id}-label`}
-        aria-describedby={message ? `${hintId} ${errorId}` : hintId}
+        // Its name is the field's label followed by every line it shows (WCAG 2.5.3, label in name).
+        aria-labelledby={`${id}-label ${id}-action ${hintId}`}
+        aria-describedby={message ? errorId : undefined}
         aria-disabled={disabled || undefined}
         data-testid={`${id}-dropzone`}
         onDrop={(e: DragEvent<HTMLDivElement>) => {
@@ -103,7 +104,7 @@ export function Dropzone({
           }}
         />
         <UploadCloud className="h-7 w-7 text-slate-400" aria-hidden />
-        <p className="text-sm text-slate-700">
+        <p id={`${id}-action`} className="text-sm text-slate-700">
           {isDragActive ? (
             "Drop the file here"
           ) : (
@@ -113,6 +114,7 @@ export function Dropzone({
             </>
           )}
         </p>
+        {/* A space between the two lines, so the text read as one ("…browse PDF…") matches the name. */}{" "}
         <p id={hintId} className="text-xs text-slate-600">
           PDF, PNG or JPEG, up to {formatBytes(MAX_UPLOAD_BYTES)}
         </p>
