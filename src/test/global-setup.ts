@@ -2,11 +2,13 @@
 // test file. Runs in Vitest's main process before any worker starts.
 //
 // - PostgreSQL (DATABASE_URL): applies the migrations to a template database
-//   on that server (the URL's database name + `_vitest`), then copies it once
-//   per worker (`_vitest_1`, `_vitest_2`, …); src/test/worker-database.ts
+//   on that server (the URL's database name + `_vitest_template`), then copies
+//   it once per worker (`_vitest_1`, `_vitest_2`, …); src/test/worker-database.ts
 //   points each worker at its copy, and they run with MIGRATE_ON_START=false
 //   (vitest.config.mts). The role needs CREATEDB. The copies are dropped at
-//   the end of the run (a killed run's are dropped by the next one).
+//   the end of the run (a killed run's are dropped by the next one). Two runs
+//   at once against the same database name would drop each other's copies:
+//   give each its own DATABASE_URL database (as .ci/run does).
 // - Embedded (no DATABASE_URL): migrates one in-memory PGlite and dumps its
 //   data directory to the file named by EMBEDDED_SEED (vitest.config.mts puts
 //   the path in the workers' env); each worker's in-memory database starts as
@@ -60,13 +62,13 @@ async function postgresDatabases(url: string, workers: number) {
   const copies = Array.from({ length: workers }, (_, i) => workerDatabase(url, String(i + 1)));
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  const drop = async (db: string) => admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  const id = (db: string) => admin.escapeIdentifier(db);
   try {
-    for (const db of [...copies, template]) await drop(db);
-    await admin.query(`CREATE DATABASE "${template}"`);
+    for (const db of [...copies, template]) await admin.query(`DROP DATABASE IF EXISTS ${id(db)} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${id(template)}`);
     // The migrator closes its connections (a database being copied can have no other).
     await applyMigrations(new PrismaPg({ connectionString: withDatabase(url, template) }));
-    for (const db of copies) await admin.query(`CREATE DATABASE "${db}" TEMPLATE "${template}"`);
+    for (const db of copies) await admin.query(`CREATE DATABASE ${id(db)} TEMPLATE ${id(template)}`);
   } finally {
     await admin.end();
   }
@@ -74,7 +76,7 @@ async function postgresDatabases(url: string, workers: number) {
     const end = new pg.Client({ connectionString: url });
     await end.connect();
     try {
-      for (const db of [...copies, template]) await end.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+      for (const db of [...copies, template]) await end.query(`DROP DATABASE IF EXISTS ${end.escapeIdentifier(db)} WITH (FORCE)`);
     } finally {
       await end.end();
     }

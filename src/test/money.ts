@@ -9,6 +9,7 @@ import { decideKyb, submitKyb } from "@/server/kyb/service";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
 import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
+import { runDuePayouts } from "@/server/payouts/job";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
@@ -54,6 +55,5 @@ export async function bankAccount(actor: Actor, { verified = true, bankName = "A
  * worker) may have left due withdrawals, and a pass claims one batch, so a test's own row might wait.
  */
 export async function drainDuePayouts(): Promise<void> {
-  const { runDuePayouts } = await import("@/server/payouts/job");
   for (let pass = 0; pass < 100 && (await runDuePayouts()) > 0; pass++);
 }
