@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM, CHROMIUM_ARGS } from "./e2e/support/browsers";
 
 // The built app, started on a fresh embedded database (no DATABASE_URL), so
 // every run exercises the embedded path while Vitest covers PostgreSQL.
@@ -33,15 +34,9 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
+      // Debian's headless shell when installed, else its full Chromium (e2e/support/browsers.ts).
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [
@@ -82,6 +77,8 @@ export default defineConfig({
       WEBHOOK_RETRY_SCHEDULE: "1,1,1",
       // Metered API usage is written every 250 ms, so the usage specs need not wait 5 s.
       METERING_FLUSH_MS: "250",
+      // The sandbox pays a withdrawal out after 1 s, not 5 s.
+      PAYOUT_DELAY_SECONDS: "1",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
     },

@@ -1,5 +1,6 @@
 // Black-box helpers: everything goes through the app's public surfaces over
 // HTTP — better-auth sign-up, the dashboard's tRPC endpoint, the REST API.
+import "./stack-traces";
 import crypto from "node:crypto";
 import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 

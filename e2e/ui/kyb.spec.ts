@@ -9,6 +9,10 @@ import { createKey, joinTeam, restClient } from "../api/_helpers";
 import { waitForMailbox, type ParsedMail } from "../api/_mail";
 import { BASE_URL, signInPlatformAdmin, trpc, unique, type Account } from "../support/api";
 import { checkPage } from "../support/screens";
+import { WITH_PDF_VIEWER } from "../support/browsers";
+
+// The admin sees the PDFs inline: the full browser, which has a PDF viewer.
+test.use(WITH_PDF_VIEWER);
 
 /** A time as the dashboard shows it ("23 Nov 2026, 08:45 UTC"): the page says when it was submitted or decided. */
 const WHEN = /\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/;
