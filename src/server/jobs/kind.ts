@@ -14,7 +14,7 @@ import { logger } from "@/server/logger";
 import { nextAttemptAt, type RetryTable } from "./retry";
 
 /** The tables row jobs claim from; each has `id`, `runAt` and `lockedUntil`. */
-export type JobTable = "webhook_task" | "mail_task" | "withdrawal";
+export type JobTable = "webhook_task" | "mail_task" | "withdrawal" | "refund" | "claim_payout";
 
 /** How an attempt failed: `retryAfterS` (the other side's wish), `final` (no retry whatever the table says). */
 export interface Failure {
@@ -59,9 +59,14 @@ export interface PassJob {
   drain?: boolean;
   /** Run at most this often by a started runner, and never by `runJobsOnce` (sweeps). */
   everyMs?: number;
+  /** The tables whose new rows are its work: a wake-up naming one of them makes its lane pass. */
+  wakeOn?: readonly string[];
 }
 
 export type Job = ({ type: "rows" } & RowJob<{ id: string }, unknown>) | ({ type: "pass" } & PassJob);
+
+/** The tables whose new rows wake a kind: a row job's own table, a pass job's `wakeOn`. */
+export const wakeTablesOf = (job: Job): readonly string[] => (job.type === "rows" ? [job.table] : (job.wakeOn ?? []));
 
 /** Declares a row job (keeps the row and result types checked inside it). */
 export function rowJob<Row extends { id: string }, Result>(job: RowJob<Row, Result>): Job & { type: "rows" } {

@@ -12,7 +12,9 @@ import { runCoverageLifecycle } from "@/server/coverages/lifecycle";
 import { sweepOrphanFiles } from "@/server/files/orphans";
 import { sweepExpiredRows } from "@/server/housekeeping";
 import { mailJob } from "@/server/mail/sender";
+import { claimPayoutJob } from "@/server/claim-payouts/job";
 import { payoutJob } from "@/server/payouts/job";
+import { refundJob } from "@/server/refunds/job";
 import { webhookDeliveryJob, webhookDispatchJob } from "@/server/webhooks/jobs";
 import { passJob, type Job } from "./kind";
 
@@ -37,4 +39,13 @@ export const sweepJob = passJob({
   },
 });
 
-export const JOBS: readonly Job[] = [webhookDispatchJob, webhookDeliveryJob, mailJob, payoutJob, coverageLifecycleJob, sweepJob];
+export const JOBS: readonly Job[] = [
+  webhookDispatchJob,
+  webhookDeliveryJob,
+  mailJob,
+  payoutJob,
+  refundJob,
+  claimPayoutJob,
+  coverageLifecycleJob,
+  sweepJob,
+];

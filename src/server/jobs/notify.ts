@@ -22,7 +22,8 @@ export interface JobsListener {
   close(): Promise<void>;
 }
 
-export function listenForJobs(connectionString: string, onNotify: () => void): JobsListener {
+/** `onNotify(table)` for a notification (the table that got rows), `onNotify()` after each (re)connection. */
+export function listenForJobs(connectionString: string, onNotify: (table?: string) => void): JobsListener {
   let closed = false;
   let client: pg.Client | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -49,7 +50,7 @@ export function listenForJobs(connectionString: string, onNotify: () => void): J
     });
     client = c;
     c.on("notification", (msg) => {
-      if (msg.channel === JOBS_CHANNEL) onNotify();
+      if (msg.channel === JOBS_CHANNEL) onNotify(msg.payload || undefined);
     });
     c.on("error", (err) => drop(c, err));
     c.on("end", () => drop(c));

@@ -215,7 +215,7 @@ describe("wake-ups", () => {
   /** A runner of one counting kind, polling only every minute: any pass sooner was a wake-up. */
   function counting(listen: boolean) {
     const passed: number[] = [];
-    const job: Job = passJob({ kind: `count.${unique()}`, run: async () => (passed.push(Date.now()), 0) });
+    const job: Job = passJob({ kind: `count.${unique()}`, wakeOn: ["event"], run: async () => (passed.push(Date.now()), 0) });
     const runner = startJobRunner({ intervalMs: 60_000, listen, jobs: [job] });
     runners.push(runner);
     return { runner, passed };
@@ -323,6 +323,37 @@ describe("wake-ups", () => {
       } finally {
         await other.end();
       }
+    },
+  );
+  it.skipIf(!env.DATABASE_URL)(
+    "PostgreSQL: a commit wakes only the lanes working on its table, and this process's untargeted wake-ups are left to the database",
+    async () => {
+      const passes = { events: 0, mail: 0, other: 0 };
+      const jobs: Job[] = [
+        passJob({ kind: `events.${unique()}`, wakeOn: ["event"], run: async () => (passes.events++, 0) }),
+        passJob({ kind: `mail.${unique()}`, wakeOn: ["mail_task"], run: async () => (passes.mail++, 0) }),
+        passJob({ kind: `other.${unique()}`, run: async () => (passes.other++, 0) }),
+      ];
+      runners.push(startJobRunner({ intervalMs: 60_000, listen: true, jobs }));
+      // Each lane passes once when the listener connects.
+      expect(await until(() => passes.events === 1 && passes.mail === 1 && passes.other === 1, 5_000)).toBe(true);
+      const { org } = await ownerWithOrganization();
+      await new Promise((r) => setTimeout(r, 200));
+      const before = { ...passes };
+
+      await db.$transaction(async (tx) => {
+        await recordEvent(tx, org.id, "ping", {});
+      });
+      expect(await until(() => passes.events > before.events, 2_000)).toBe(true);
+      wakeJobs(); // what a request does after a change: the commit's notification has done it
+      await new Promise((r) => setTimeout(r, 300));
+      expect(passes.mail).toBe(before.mail);
+      expect(passes.other).toBe(before.other);
+      expect(passes.events).toBe(before.events + 1);
+
+      wakeJobs("mail_task"); // a named table still wakes its lane in this process
+      expect(await until(() => passes.mail > before.mail, 1_000)).toBe(true);
+      expect(passes.other).toBe(before.other);
     },
   );
 });

@@ -4,18 +4,22 @@
 // one lane in order, one loop per lane (webhook fan-out and delivery share
 // one; mail, payouts, the lifecycle and the sweeps have one each), so a slow
 // SMTP server or a receiver taking its whole timeout never delays another
-// lane's work. A lane passes over its kinds, each until it has nothing due; a
-// pass that did anything wakes every lane again at once (a payout's events,
-// the mail a dispatch planned), else the poll (1 s) paces it, and every lane
-// passes at once when woken: by `wakeJobs()` in this process (a request that
-// wrote outbox rows has answered), and on PostgreSQL by the database when an
-// outbox row commits on any instance (LISTEN/NOTIFY, ./notify.ts). Any number
+// lane's work. A lane passes over its kinds, each until it has nothing due,
+// else the poll (1 s) paces it. It passes at once when woken. On PostgreSQL
+// the database wakes the runners of every instance when an outbox row commits
+// (LISTEN/NOTIFY, ./notify.ts), naming the table, and only the lanes working
+// on that table pass (a new event wakes the webhook lane, not the payouts):
+// the work a pass creates (a payout's events, the mail a dispatch planned)
+// wakes its own lane the same way. On the embedded database — one process, no
+// notifications — `wakeJobs()` (a request that may have written outbox rows
+// has answered) wakes every lane, and a pass that did anything wakes every
+// lane again. Any number
 // of runners may share one PostgreSQL: rows are claimed with SKIP LOCKED and a
 // lease. Started with the app unless WORKER=false (then `npm run worker` runs
 // it apart); WEBHOOK_WORKER is the old name of that switch.
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { runJob, type Job } from "./kind";
+import { runJob, wakeTablesOf, type Job } from "./kind";
 import { JOBS } from "./kinds";
 import { listenForJobs, type JobsListener } from "./notify";
 import { clearWakeHandler, setWakeHandler } from "./wake";
@@ -68,7 +72,7 @@ export interface JobRunnerOptions {
 }
 
 /** One lane: its kinds, in order, passed over by a loop of its own. */
-function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: () => void) {
+function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => void) | null) {
   let stopped = false;
   let running = false;
   let again = false;
@@ -103,9 +107,10 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: () => void
     current = pass()
       .then((done) => {
         // What a pass did may be work for the other lanes (a payout's events, the mail a
-        // dispatch planned), and for this one: every lane passes again now, a few times at most.
+        // dispatch planned), and for this one: without notifications to say so, every lane
+        // passes again now, a few times at most.
         backToBack = done > 0 && backToBack < MAX_BACK_TO_BACK ? backToBack + 1 : 0;
-        if (backToBack > 0) wakeAll();
+        if (backToBack > 0) wakeAll?.();
       })
       .finally(() => {
         passes++;
@@ -114,7 +119,10 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: () => void
       });
   };
   timer = setTimeout(tick, intervalMs);
+  const tables = new Set(jobs.flatMap(wakeTablesOf));
   return {
+    /** Whether new rows of `table` are this lane's work. */
+    wakesOn: (table: string) => tables.has(table),
     wake() {
       if (stopped) return;
       if (running) again = true;
@@ -147,16 +155,25 @@ export function startJobRunner(options: JobRunnerOptions = {}): JobRunner {
     const lane = job.lane ?? job.kind;
     byLane.set(lane, [...(byLane.get(lane) ?? []), job]);
   }
-  const wake = () => lanes.forEach((lane) => lane.wake());
-  const lanes = [...byLane.values()].map((laneJobs) => startLane(laneJobs, intervalMs, wake));
-  setWakeHandler(wake);
-  const listener: JobsListener | null = listen && env.DATABASE_URL ? listenForJobs(env.DATABASE_URL, wake) : null;
+  const listening = listen && !!env.DATABASE_URL;
+  const wakeAll = () => lanes.forEach((lane) => lane.wake());
+  /** A table's new rows wake the lanes working on it; no table, every lane. */
+  const wake = (table?: string) => {
+    for (const lane of lanes) if (table === undefined || lane.wakesOn(table)) lane.wake();
+  };
+  const lanes = [...byLane.values()].map((laneJobs) => startLane(laneJobs, intervalMs, listening ? null : wakeAll));
+  // Listening, this process's untargeted wake-ups add nothing: the commit's notification names the table.
+  const localWake = (table?: string) => {
+    if (!listening || table !== undefined) wake(table);
+  };
+  setWakeHandler(localWake);
+  const listener: JobsListener | null = listening ? listenForJobs(env.DATABASE_URL!, wake) : null;
   return {
     get passes() {
       return lanes.reduce((sum, lane) => sum + lane.passes, 0);
     },
     async stop() {
-      clearWakeHandler(wake);
+      clearWakeHandler(localWake);
       await Promise.all([listener?.close(), ...lanes.map((lane) => lane.stop())]);
     },
   };

@@ -5,17 +5,24 @@
 // PostgreSQL the runners of every instance are also woken by the database
 // itself (LISTEN/NOTIFY, see ./notify.ts); on the embedded database — one
 // process — this call is the wake-up.
-const g = globalThis as unknown as { __coverdeskWakeJobs?: () => void };
+type WakeHandler = (table?: string) => void;
+const g = globalThis as unknown as { __coverdeskWakeJobs?: WakeHandler };
 
-export function wakeJobs(): void {
-  g.__coverdeskWakeJobs?.();
+/**
+ * `table`: the outbox table that got rows (`event`, `mail_task`, …), so only
+ * the lanes working on it pass; without it every lane passes. A runner that
+ * listens to PostgreSQL ignores an untargeted call: the database wakes it at
+ * the commit, with the table.
+ */
+export function wakeJobs(table?: string): void {
+  g.__coverdeskWakeJobs?.(table);
 }
 
 /** The running runner's wake-up; `clearWakeHandler(it)` when it stops. */
-export function setWakeHandler(handler: () => void): void {
+export function setWakeHandler(handler: WakeHandler): void {
   g.__coverdeskWakeJobs = handler;
 }
 
-export function clearWakeHandler(handler: () => void): void {
+export function clearWakeHandler(handler: WakeHandler): void {
   if (g.__coverdeskWakeJobs === handler) g.__coverdeskWakeJobs = undefined;
 }

@@ -40,7 +40,13 @@ export async function dispatchEvents(): Promise<number> {
 }
 
 // One lane with the delivery: an event's tasks are sent in the pass that made them.
-export const webhookDispatchJob = passJob({ kind: "webhook.dispatch", lane: "webhooks", run: dispatchEvents, drain: true });
+export const webhookDispatchJob = passJob({
+  kind: "webhook.dispatch",
+  lane: "webhooks",
+  run: dispatchEvents,
+  drain: true,
+  wakeOn: ["event"],
+});
 
 type Task = WebhookTask & { webhook: Webhook & { organization: Pick<Organization, "livemode"> }; event: Event | null };
 /** null: nothing to send any more (the event is gone or the webhook was disabled). */
