@@ -28,4 +28,7 @@ export const EVENT_TYPES = [
   "payment.completed",
   "coverage.expiring",
   "coverage.expired",
+  "claim.updated",
+  "claim.paid",
+  "payment.refunded",
 ] as const;

@@ -43,6 +43,7 @@ const TABLE = {
   kyb_not_approved: [409, "CONFLICT", "KYB not approved"],
   bank_account_not_verified: [409, "CONFLICT", "Bank account not verified"],
   insufficient_funds: [409, "CONFLICT", "Insufficient funds"],
+  payout_exists: [409, "CONFLICT", "Payout already exists"],
   currency_locked: [409, "CONFLICT", "Currency cannot change"],
   // A payment in another currency than its business's is never credited (left pending, logged for review).
   currency_mismatch: [409, "CONFLICT", "Currency mismatch"],

@@ -58,10 +58,28 @@ export const UpdateClaimStatusInput = z
     approvedAmount: AmountNumber.optional().describe(
       "With status approved only: what the business will pay, at most the amount claimed; default the amount claimed",
     ),
+    settledOutside: z
+      .boolean()
+      .optional()
+      .describe(
+        "With status paid only, and required there with a note: the claim was paid outside Coverdesk (pay it through Coverdesk with POST /claims/{id}/payout)",
+      ),
   })
   .refine((v) => v.approvedAmount === undefined || v.status === "approved", {
     message: "Give an approved amount only when approving",
     path: ["approvedAmount"],
+  })
+  .refine((v) => v.status !== "paid" || v.settledOutside === true, {
+    message: "Pay the claim with a payout, or mark it paid with settledOutside: true and a note saying how it was paid",
+    path: ["settledOutside"],
+  })
+  .refine((v) => v.status !== "paid" || !!v.note, {
+    message: "Say how the claim was paid outside Coverdesk",
+    path: ["note"],
+  })
+  .refine((v) => v.settledOutside === undefined || v.status === "paid", {
+    message: "Give settledOutside only when marking the claim paid",
+    path: ["settledOutside"],
   })
   .meta({ id: "UpdateClaimStatusInput" });
 export type UpdateClaimStatusInput = z.output<typeof UpdateClaimStatusInput>;

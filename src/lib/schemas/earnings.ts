@@ -3,7 +3,16 @@ import { M, z } from "@/lib/messages";
 import { KYB_STATUSES } from "@/lib/schemas/kyb";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
-export const LEDGER_TYPES = ["payment", "fee", "withdrawal", "withdrawal_reversal"] as const;
+export const LEDGER_TYPES = [
+  "payment",
+  "fee",
+  "withdrawal",
+  "withdrawal_reversal",
+  "refund",
+  "refund_reversal",
+  "claim_payout",
+  "claim_payout_reversal",
+] as const;
 // The range rules (src/lib/date-range.ts: the longest series, from ≤ to) live where
 // the dashboard's range picker imports them without zod.
 export { MAX_SERIES_DAYS };
@@ -45,6 +54,8 @@ export const EarningsOverview = z
     availableBalance: Money.describe("What can be withdrawn now: every ledger entry summed"),
     pendingWithdrawals: Money.describe("Withdrawals pending or processing"),
     totalWithdrawn: Money.describe("Withdrawals paid"),
+    totalRefunded: Money.describe("Refunds to customers, pending or processed (failed ones came back)"),
+    totalClaimsPaid: Money.describe("Claim payouts sent through Coverdesk, pending, processing or paid (failed ones came back)"),
     last30Days: z.object({
       net: Money.describe("Payments less fees, in the last 30 days"),
       previous30DaysNet: Money.describe("The same, in the 30 days before"),
@@ -59,7 +70,7 @@ export const LedgerTransaction = z
     type: z.enum(LEDGER_TYPES),
     amount: z.string().describe('Signed decimal string: credits positive, debits negative, e.g. "-1.50"'),
     currency: z.string(),
-    reference: z.string().describe("The payment's or the withdrawal's reference"),
+    reference: z.string().describe("The payment's, withdrawal's, refund's or claim payout's reference"),
     description: z.string(),
     createdAt: z.iso.datetime(),
   })

@@ -35,6 +35,7 @@ export const Payment = z
     authorizationUrl: z.string().describe("The hosted checkout page to send the customer to"),
     paidAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
+    amountRefunded: z.string().describe('Refunded so far, pending or processed, e.g. "0.00"'),
   })
   .meta({ id: "Payment" });
 export type Payment = z.infer<typeof Payment>;

@@ -24,8 +24,16 @@ import {
 const claimInput = (policyId: string, overrides: Record<string, unknown> = {}) =>
   CreateClaimInput.parse({ policyId, type: "theft", description: "Phone stolen at the market", amount: 450.5, ...overrides });
 
+// Marking a claim paid by hand says it was paid outside Coverdesk, and how (claim payouts: claim-payouts/).
 const move = (actor: Actor, id: string, status: string, note?: string) =>
-  updateClaimStatus(actor, id, UpdateClaimStatusInput.parse({ status, ...(note === undefined ? {} : { note }) }));
+  updateClaimStatus(
+    actor,
+    id,
+    UpdateClaimStatusInput.parse({
+      status,
+      ...(status === "paid" ? { settledOutside: true, note: note || "Paid by cheque" } : note === undefined ? {} : { note }),
+    }),
+  );
 
 /** An owner, their organization and a policy on sale. */
 async function insurer(price = "200.00") {
@@ -245,10 +253,22 @@ describe("updateClaimStatus", () => {
     expect((await getClaimWithHistory(actor, second.id)).history.at(-1)!.note).toBeNull();
   });
 
-  it("only claim.submitted is an event: review moves record none", async () => {
+  it("every move is a claim.updated event with previousStatus, in its transaction; paid is also claim.paid", async () => {
     const { actor, org, policy } = await insurer();
-    await claimIn(actor, policy.id, "paid");
-    expect((await db.event.findMany({ where: { organizationId: org.id } })).map((e) => e.type)).toEqual(["claim.submitted"]);
+    const claim = await claimIn(actor, policy.id, "paid");
+    const events = await db.event.findMany({ where: { organizationId: org.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    expect(events.map((e) => e.type).sort()).toEqual(
+      ["claim.submitted", "claim.updated", "claim.updated", "claim.updated", "claim.paid"].sort(),
+    );
+    expect(events.every((e) => e.subject === claim.id)).toBe(true);
+    const moves = events.filter((e) => e.type === "claim.updated").map((e) => e.data as { status: string; previousStatus: string });
+    expect(moves.map((m) => `${m.previousStatus}>${m.status}`).sort()).toEqual(
+      ["submitted>under_review", "under_review>approved", "approved>paid"].sort(),
+    );
+    expect(events.find((e) => e.type === "claim.paid")!.data).toMatchObject({ id: claim.id, status: "paid" });
+    // A refused move writes no event.
+    await move(actor, claim.id, "rejected").catch(() => null);
+    expect(await db.event.count({ where: { organizationId: org.id } })).toBe(events.length);
   });
 
   it("two reviewers deciding at once: exactly one decision wins", async () => {

@@ -1,7 +1,7 @@
 import type { Claim as ClaimRow, Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
-import { db } from "@/server/db/client";
+import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
@@ -218,6 +218,13 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
         `A ${from.replace("_", " ")} claim cannot become ${input.status.replace("_", " ")}${allowed.length ? `; it can become ${allowed.join(" or ")}` : ""}`,
       );
     }
+    if (input.status === "paid") {
+      // Marked paid by hand only while no payout of it is under way (or paid).
+      const active = await tx.claimPayout.count({
+        where: { claimId: found.id, status: { in: ["pending", "processing", "paid"] } },
+      });
+      if (active > 0) throw new AppError("payout_exists", "A payout of this claim is under way: it becomes paid when the payout is");
+    }
     const updated = await tx.claim.update({
       where: { id: found.id },
       data: {
@@ -235,8 +242,20 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
         },
       },
     });
-    return toClaim(updated);
+    const claim = toClaim(updated);
+    await recordClaimMove(tx, actor.organizationId, claim, from);
+    return claim;
   });
+}
+
+/**
+ * The events of a claim's move, in the transaction that made it: `claim.updated`
+ * (the Claim with `previousStatus`) for every move, and `claim.paid` when it
+ * became paid (by a payout, or marked paid outside Coverdesk).
+ */
+export async function recordClaimMove(tx: Tx, organizationId: string, claim: Claim, previousStatus: ClaimRow["status"]) {
+  await recordEvent(tx, organizationId, "claim.updated", { ...claim, previousStatus }, claim.id);
+  if (claim.status === "paid") await recordEvent(tx, organizationId, "claim.paid", claim, claim.id);
 }
 
 // ---------- the dashboard's claims ----------

@@ -47,6 +47,8 @@ describe("earnings overview", () => {
       availableBalance: "0.00",
       pendingWithdrawals: "0.00",
       totalWithdrawn: "0.00",
+      totalRefunded: "0.00",
+      totalClaimsPaid: "0.00",
       last30Days: { net: "0.00", previous30DaysNet: "0.00" },
     });
   });
@@ -62,6 +64,8 @@ describe("earnings overview", () => {
       availableBalance: "87.75",
       pendingWithdrawals: "40.00",
       totalWithdrawn: "20.00",
+      totalRefunded: "0.00",
+      totalClaimsPaid: "0.00",
       last30Days: { net: "147.75", previous30DaysNet: "0.00" },
     };
     expect(await getEarningsOverview(actor)).toEqual(expected);
@@ -113,7 +117,8 @@ describe("ledger transactions", () => {
       expect(ListTransactionsQuery.safeParse(bad).success).toBe(false);
     }
     expect(ListTransactionsQuery.safeParse({ from: "2026-03-01", to: "2026-03-01" }).success).toBe(true);
-    expect(ListTransactionsQuery.safeParse({ type: "refund" }).success).toBe(false);
+    expect(ListTransactionsQuery.safeParse({ type: "refund" }).success).toBe(true);
+    expect(ListTransactionsQuery.safeParse({ type: "chargeback" }).success).toBe(false);
   });
 });
 

@@ -51,6 +51,8 @@ export async function earningsTotals(organizationId: string, now = new Date(), c
     availableBalance: byType.reduce((sum, r) => sum + (r._sum.amountMinor ?? 0n), 0n),
     pendingWithdrawals: ofStatus("pending") + ofStatus("processing"),
     totalWithdrawn: ofStatus("paid"),
+    totalRefunded: -(ofType("refund") + ofType("refund_reversal")),
+    totalClaimsPaid: -(ofType("claim_payout") + ofType("claim_payout_reversal")),
     last30Net: BigInt(recent?.last ?? 0n),
     previous30Net: BigInt(recent?.previous ?? 0n),
   };
@@ -66,6 +68,8 @@ export async function getEarningsOverview(actor: Actor, now = new Date()): Promi
     availableBalance: formatMinor(t.availableBalance),
     pendingWithdrawals: formatMinor(t.pendingWithdrawals),
     totalWithdrawn: formatMinor(t.totalWithdrawn),
+    totalRefunded: formatMinor(t.totalRefunded),
+    totalClaimsPaid: formatMinor(t.totalClaimsPaid),
     last30Days: { net: formatMinor(t.last30Net), previous30DaysNet: formatMinor(t.previous30Net) },
   };
 }

@@ -23,6 +23,11 @@ export const INTERNAL_EVENT_TYPES = [
   "withdrawal.processing",
   "withdrawal.paid",
   "withdrawal.failed",
+  "refund.created",
+  "refund.failed",
+  "claim_payout.requested",
+  "claim_payout.processing",
+  "claim_payout.failed",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | (typeof INTERNAL_EVENT_TYPES)[number] | "ping";
 

@@ -1,6 +1,6 @@
 // The ledger's invariants, recomputed from the entries themselves: every entry
 // in the organization's currency, a balance that never dips below zero, the overview agreeing with the entries, each
-// withdrawal's debits and reversals matching its status, and the analytics
+// withdrawal's, refund's and claim payout's debits and reversals matching its status, and the analytics
 // rollups (kept by triggers) agreeing with the rows they count.
 import { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
@@ -116,7 +116,62 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
     problems.push(`${debits.length + reversals.length} withdrawal entr(ies) with reference ${reference} and no withdrawal`);
   }
 
+  problems.push(...(await checkMoneyBack(tx, organizationId, entries)));
   problems.push(...(await checkRollups(tx, organizationId)));
+  return problems;
+}
+
+type Entry = { type: string; amountMinor: bigint; reference: string };
+
+/**
+ * (e) Refunds and claim payouts: one debit of the amount each, and one
+ * reversal crediting it back when it failed (same reference); no entry of
+ * these types without its row; and each payment's refunded amount the sum of
+ * its refunds that did not fail.
+ */
+async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[]): Promise<string[]> {
+  const problems: string[] = [];
+  const [refunds, payouts, refundedPayments] = await Promise.all([
+    tx.refund.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
+    tx.claimPayout.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
+    tx.$queryRaw<{ id: string; refunded: bigint; counted: bigint }[]>`
+      SELECT p.id, p."refundedMinor" AS refunded,
+        coalesce((SELECT sum(r."amountMinor") FROM refund r WHERE r."paymentId" = p.id AND r.status <> 'failed'), 0)::bigint AS counted
+      FROM payment p
+      WHERE p."organizationId" = ${organizationId} AND (p."refundedMinor" <> 0 OR EXISTS (SELECT 1 FROM refund r WHERE r."paymentId" = p.id))`,
+  ]);
+  const kinds = [
+    { name: "refund", debit: "refund", reversal: "refund_reversal", rows: refunds },
+    { name: "claim payout", debit: "claim_payout", reversal: "claim_payout_reversal", rows: payouts },
+  ];
+  for (const kind of kinds) {
+    const byReference = new Map<string, { debits: bigint[]; reversals: bigint[] }>();
+    for (const e of entries) {
+      if (e.type !== kind.debit && e.type !== kind.reversal) continue;
+      const slot = byReference.get(e.reference) ?? { debits: [], reversals: [] };
+      (e.type === kind.debit ? slot.debits : slot.reversals).push(e.amountMinor);
+      byReference.set(e.reference, slot);
+    }
+    for (const row of kind.rows) {
+      const { debits, reversals } = byReference.get(row.reference) ?? { debits: [], reversals: [] };
+      byReference.delete(row.reference);
+      const expectedReversals = row.status === "failed" ? 1 : 0;
+      if (debits.length !== 1 || reversals.length !== expectedReversals) {
+        problems.push(`${kind.name} ${row.id} (${row.status}) has ${debits.length} debit(s) and ${reversals.length} reversal(s)`);
+      }
+      if (debits.some((a) => a !== -row.amountMinor) || reversals.some((a) => a !== row.amountMinor)) {
+        problems.push(`${kind.name} ${row.id}: an entry's amount is not ${formatMinor(row.amountMinor)}`);
+      }
+    }
+    for (const [reference, { debits, reversals }] of byReference) {
+      problems.push(`${debits.length + reversals.length} ${kind.name} entr(ies) with reference ${reference} and no ${kind.name}`);
+    }
+  }
+  for (const p of refundedPayments) {
+    if (BigInt(p.refunded) !== BigInt(p.counted)) {
+      problems.push(`payment ${p.id}: refunded ${formatMinor(BigInt(p.refunded))} ≠ its refunds ${formatMinor(BigInt(p.counted))}`);
+    }
+  }
   return problems;
 }
 

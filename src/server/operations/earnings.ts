@@ -29,7 +29,7 @@ export const earningsOperations = [
       operationId: "getEarningsOverview",
       summary: "Earnings overview",
       description:
-        "`availableBalance` is every ledger entry summed: payments less platform fees, less withdrawals, plus reversed (failed) withdrawals.",
+        "`availableBalance` is every ledger entry summed: payments less platform fees, less withdrawals, refunds and claim payouts, plus those that failed (reversed). `totalRefunded` and `totalClaimsPaid` count the refunds and claim payouts that did not fail.",
       tag,
     },
     handler: ({ actor }) => getEarningsOverview(actor),

@@ -10,6 +10,7 @@ import { documentOperations } from "./documents";
 import { earningsOperations } from "./earnings";
 import { fileOperations } from "./files";
 import { kybOperations } from "./kyb";
+import { moneyBackOperations } from "./money-back";
 import { organizationOperations } from "./organizations";
 import { paymentOperations } from "./payments";
 import { policyOperations } from "./policies";
@@ -31,6 +32,7 @@ export const operations = [
   ...kybOperations,
   ...earningsOperations,
   ...bankAccountOperations,
+  ...moneyBackOperations,
   ...analyticsOperations,
   ...adminOperations,
   ...fileOperations,

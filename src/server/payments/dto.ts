@@ -15,6 +15,7 @@ export const toPayment = (row: PaymentRow): Payment => ({
   authorizationUrl: row.authorizationUrl,
   paidAt: row.paidAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
+  amountRefunded: formatMinor(row.refundedMinor),
 });
 
 /** Unguessable and URL-safe: the reference is the capability to pay. */

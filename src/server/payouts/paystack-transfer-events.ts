@@ -1,5 +1,7 @@
-// Paystack's signed transfer.* webhook events settle withdrawals (the route
-// src/app/api/webhooks/paystack checks the signature and calls this).
+// Paystack's signed transfer.* webhook events settle withdrawals and claim
+// payouts, told apart by their reference (cp_… is a claim payout's); the
+// route src/app/api/webhooks/paystack checks the signature and calls this.
+import { settleClaimPayout } from "@/server/claim-payouts/settle";
 import { logger } from "@/server/logger";
 import { settleWithdrawal, type PayoutOutcome } from "./settle";
 
@@ -25,6 +27,7 @@ export async function settleTransferEvent(type: string, data: { reference?: unkn
   const outcome = OUTCOMES[type];
   const reference = data?.reference;
   if (!outcome || typeof reference !== "string" || !reference) return;
-  const row = await settleWithdrawal(reference, outcome, REASONS[outcome], { provider: "paystack" });
-  if (!row) logger.warn({ reference, type }, "paystack transfer event for no withdrawal of ours; ignored");
+  const settle = reference.startsWith("cp_") ? settleClaimPayout : settleWithdrawal;
+  const row = await settle(reference, outcome, REASONS[outcome], { provider: "paystack" });
+  if (!row) logger.warn({ reference, type }, "paystack transfer event for no withdrawal or claim payout of ours; ignored");
 }

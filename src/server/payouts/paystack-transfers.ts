@@ -11,14 +11,14 @@
 import { AppError } from "@/server/errors";
 import type { TransferRequest, TransferResult } from "./provider";
 
-interface Answer {
+export interface Answer {
   ok: boolean;
   message: string;
   data: Record<string, unknown>;
 }
 
 /** One call. Unreachable, 5xx or 429 throws provider_error (the job tries again later); a refusal is an answer. */
-async function paystack(secretKey: string, baseUrl: string, path: string, body?: unknown): Promise<Answer> {
+export async function paystack(secretKey: string, baseUrl: string, path: string, body?: unknown): Promise<Answer> {
   let res: Response;
   try {
     res = await fetch(`${baseUrl}${path}`, {
@@ -64,7 +64,7 @@ export function paystackTransfer(secretKey: string, baseUrl: string) {
       currency: t.currency,
       recipient: t.recipientCode,
       reference: t.reference,
-      reason: `Coverdesk withdrawal to ${t.bankName} ••••${t.accountNumberLast4}`,
+      reason: t.reason ?? `Coverdesk withdrawal to ${t.bankName} ••••${t.accountNumberLast4}`,
     });
     if (sent.ok) return resultOf(sent.data);
     // Refused — perhaps as a duplicate of a transfer an earlier attempt made (see the top).

@@ -4,8 +4,9 @@
 // PAYSTACK_SECRET_KEY is set, like payments.
 import { env } from "@/server/env";
 import { liveProviderName, providerNotConfigured, type ProviderName } from "@/server/payments/provider";
+import { paystackBanks, paystackResolve, type Bank } from "./banks";
 import { paystackClient, startPaystackVerification } from "./paystack-recipient";
-import { paystackTransfer } from "./paystack-transfers";
+import { paystack, paystackTransfer } from "./paystack-transfers";
 import { sandboxPayouts } from "./sandbox";
 
 export interface PayoutAccount {
@@ -32,6 +33,16 @@ export interface TransferRequest {
   recipientCode: string | null;
   bankName: string;
   accountNumberLast4: string;
+  /** What the recipient's statement says (default: a Coverdesk withdrawal to the account). */
+  reason?: string;
+}
+
+/** An account given by bank code and number (a claimant's), for a transfer recipient. */
+export interface RecipientAccount {
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  currency: string;
 }
 
 /** Accepted (settled later: by the payout job or the provider's webhook) or refused for good. Throws when the provider cannot answer now. */
@@ -46,16 +57,39 @@ export interface PayoutProvider {
   readonly name: "sandbox" | "paystack";
   /** "Sends" the small deposit that proves the business owns the account. Throws AppError (provider_error, validation_failed). */
   startVerification(account: PayoutAccount): Promise<MicroDeposit>;
-  /** Sends a withdrawal's money (src/server/payouts/job.ts). */
+  /** Sends a withdrawal's or a claim payout's money (payouts/job.ts, claim-payouts/job.ts). */
   transfer(t: TransferRequest): Promise<TransferResult>;
+  /** The banks money can be sent to, by code (GET /business/payment-methods/banks). */
+  banks(currency: string): Promise<Bank[]>;
+  /** The account holder's name at the bank; 422 when the bank or the account is unknown. */
+  resolveAccount(accountNumber: string, bankCode: string): Promise<string>;
+  /** The provider's transfer recipient for an account (Paystack's recipient code), null for the sandbox. Throws when it cannot answer now. */
+  recipientFor(account: RecipientAccount): Promise<string | null>;
 }
 
 export function paystackPayouts(secretKey: string, baseUrl: string): PayoutProvider {
   const client = paystackClient(secretKey, baseUrl);
+  const get = (path: string) => paystack(secretKey, baseUrl, path);
   return {
     name: "paystack",
     startVerification: (account) => startPaystackVerification(client, account),
     transfer: paystackTransfer(secretKey, baseUrl),
+    banks: (currency) => paystackBanks(get, currency),
+    resolveAccount: (accountNumber, bankCode) => paystackResolve(get, accountNumber, bankCode),
+    recipientFor: async (account) => {
+      const recipient = (await client("/transferrecipient", {
+        method: "POST",
+        body: {
+          type: "nuban",
+          name: account.accountName,
+          account_number: account.accountNumber,
+          bank_code: account.bankCode,
+          currency: account.currency,
+        },
+      })) as { recipient_code?: unknown } | null;
+      if (typeof recipient?.recipient_code !== "string") throw new Error("Paystack gave no transfer recipient");
+      return recipient.recipient_code;
+    },
   };
 }
 

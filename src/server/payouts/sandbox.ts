@@ -1,6 +1,7 @@
 // The sandbox payout provider: nothing leaves the platform. Its micro-deposit
 // is imaginary and its descriptor code is always the same, published to the
 // dashboard (bankAccounts.sandboxHint) so a test business can verify.
+import { SANDBOX_BANKS, sandboxResolve } from "./banks";
 import type { PayoutProvider } from "./provider";
 import { sandboxTransfer } from "./sandbox-transfers";
 
@@ -12,4 +13,7 @@ export const sandboxPayouts: PayoutProvider = {
     return { verificationCode: SANDBOX_VERIFICATION_CODE, recipientCode: null };
   },
   transfer: sandboxTransfer,
+  banks: async () => [...SANDBOX_BANKS],
+  resolveAccount: async (accountNumber, bankCode) => sandboxResolve(accountNumber, bankCode),
+  recipientFor: async () => null,
 };

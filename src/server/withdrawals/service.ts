@@ -5,7 +5,8 @@ import crypto from "node:crypto";
 import type { Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, isLive, type Actor } from "@/server/actor";
-import { db, type Tx } from "@/server/db/client";
+import { db } from "@/server/db/client";
+import { availableBalance, insufficientFunds, LOCKED_TX, lockOrganizationBalance } from "@/server/ledger/balance";
 import { env } from "@/server/env";
 import { AppError, notFound, validationError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -28,23 +29,7 @@ export const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
 // Paystack accepts lowercase letters, digits, - and _ in a transfer reference.
 const newReference = () => `wd_${crypto.randomBytes(16).toString("hex")}`;
 
-/**
- * Takes the organization's balance lock for the rest of the transaction (404
- * when the organization is gone). Every ledger DEBIT must be written under it.
- */
-export async function lockOrganizationBalance(tx: Tx, organizationId: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM organization WHERE id = ${organizationId} FOR UPDATE`;
-  if (rows.length === 0) throw notFound("Organization");
-}
-
-/** The organization's available balance: the sum of all its ledger entries, in minor units. */
-export async function availableBalance(organizationId: string, client: Tx | typeof db = db): Promise<bigint> {
-  const sum = await client.ledgerTransaction.aggregate({ where: { organizationId }, _sum: { amountMinor: true } });
-  return sum._sum.amountMinor ?? 0n;
-}
-
-const insufficient = (available: bigint, currency: string) =>
-  new AppError("insufficient_funds", `The available balance is ${formatMinor(available)} ${currency}`);
+export { availableBalance, lockOrganizationBalance } from "@/server/ledger/balance";
 
 /** Who pays it out; the sandbox after a delay (so "pending" can be seen), a real provider's job at once. */
 function payoutTiming(now: Date, livemode: boolean) {
@@ -73,7 +58,7 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
         tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { currency: true } }),
         availableBalance(orgId, tx),
       ]);
-      if (input.amount > available) throw insufficient(available, org.currency);
+      if (input.amount > available) throw insufficientFunds(available, org.currency);
 
       // Taken after the lock: every entry the balance above counted is older, so
       // replaying the ledger in createdAt order never dips below zero.
@@ -105,8 +90,7 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
       await recordEvent(tx, orgId, "withdrawal.requested", withdrawal);
       return withdrawal;
     },
-    // Requests of one organization queue on its lock: let them wait rather than time out.
-    { maxWait: 15_000, timeout: 30_000 },
+    LOCKED_TX,
   );
 }
 

@@ -30,7 +30,16 @@ interface Filter {
   to: string;
 }
 
-const TONE = { payment: "green", fee: "slate", withdrawal: "blue", withdrawal_reversal: "amber" } as const;
+const TONE = {
+  payment: "green",
+  fee: "slate",
+  withdrawal: "blue",
+  withdrawal_reversal: "amber",
+  refund: "blue",
+  refund_reversal: "amber",
+  claim_payout: "blue",
+  claim_payout_reversal: "amber",
+} as const;
 
 export function TransactionsSection() {
   const trpc = useTRPC();

@@ -13,7 +13,16 @@ export type Withdrawal = Out["earnings"]["withdrawals"]["data"][number];
 export type SeriesPoint = Out["earnings"]["series"][number];
 export type BankAccount = Out["bankAccounts"]["list"]["data"][number];
 
-export const TRANSACTION_TYPES = ["payment", "fee", "withdrawal", "withdrawal_reversal"] as const;
+export const TRANSACTION_TYPES = [
+  "payment",
+  "fee",
+  "withdrawal",
+  "withdrawal_reversal",
+  "refund",
+  "refund_reversal",
+  "claim_payout",
+  "claim_payout_reversal",
+] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 export const TRANSACTION_LABEL: Record<TransactionType, string> = {
@@ -21,6 +30,10 @@ export const TRANSACTION_LABEL: Record<TransactionType, string> = {
   fee: "Platform fee",
   withdrawal: "Withdrawal",
   withdrawal_reversal: "Withdrawal reversed",
+  refund: "Refund",
+  refund_reversal: "Refund failed (money back)",
+  claim_payout: "Claim payout",
+  claim_payout_reversal: "Claim payout failed (money back)",
 };
 
 export const WITHDRAWAL_STATUSES = ["pending", "processing", "paid", "failed"] as const;

@@ -1,4 +1,4 @@
-// POST /api/webhooks/paystack — Paystack's signed notification of a charge or of a withdrawal's transfer.
+// POST /api/webhooks/paystack — Paystack's signed notification of a charge, of a transfer (a withdrawal or a claim payout), or of a refund.
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { readText } from "@/server/http/body";
@@ -6,6 +6,7 @@ import { logger } from "@/server/logger";
 import { verifyPaystackSignature } from "@/server/payments/provider";
 import { settleReference } from "@/server/payments/remote";
 import { isTransferEvent, settleTransferEvent } from "@/server/payouts/paystack-transfer-events";
+import { isRefundEvent, settleRefundEvent } from "@/server/refunds/paystack-events";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +23,7 @@ export async function POST(request: Request) {
   if (!verifyPaystackSignature(env.PAYSTACK_SECRET_KEY, raw, request.headers.get("x-paystack-signature"))) {
     return new Response(null, { status: 401 });
   }
-  let event: { event?: string; data?: { reference?: string } };
+  let event: { event?: string; data?: { reference?: string } & Record<string, unknown> };
   try {
     event = JSON.parse(raw);
   } catch {
@@ -44,6 +45,14 @@ export async function POST(request: Request) {
       await settleTransferEvent(event.event, event.data);
     } catch (err) {
       logger.error({ err, reference: event.data?.reference }, "paystack transfer webhook settle failed");
+      return new Response(null, { status: 500 });
+    }
+  }
+  if (isRefundEvent(event.event)) {
+    try {
+      await settleRefundEvent(event.event, event.data);
+    } catch (err) {
+      logger.error({ err }, "paystack refund webhook settle failed");
       return new Response(null, { status: 500 });
     }
   }

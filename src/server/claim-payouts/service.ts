@@ -1,0 +1,139 @@
+// Claim payouts: an approved claim paid to the claimant's bank account. The
+// account's holder is resolved at the bank first (the business sees whom it
+// pays); then ONE transaction under the organization's balance lock checks
+// the claim, KYB (live mode), that no payout of it is under way or paid, the
+// amount against the approved amount and the available balance, and writes
+// the payout, its ledger debit and the event. The claim payout job
+// (job.ts) sends the transfer; settle.ts makes the claim paid, or puts the
+// money back and leaves the claim approved, to be paid again.
+import crypto from "node:crypto";
+import { Prisma, type ClaimPayout as PayoutRow } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import type { ClaimPayout, ClaimPayoutList, PayClaimInput } from "@/lib/schemas/claim-payouts";
+import { assertCan, isLive, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { env } from "@/server/env";
+import { AppError, notFound, validationError } from "@/server/errors";
+import { recordEvent } from "@/server/events/record";
+import { assertKybApproved } from "@/server/kyb/service";
+import { assertBalanceCovers, LOCKED_TX, lockOrganizationBalance } from "@/server/ledger/balance";
+import { payoutProviderFor } from "@/server/payouts/provider";
+import { seal } from "@/server/seal";
+
+/** Sealed account numbers of claim payouts, apart from bank accounts'. */
+export const CLAIM_PAYOUT_SEAL = "claim-payout-account";
+
+export const toClaimPayout = (row: PayoutRow): ClaimPayout => ({
+  id: row.id,
+  claimId: row.claimId,
+  amount: formatMinor(row.amountMinor),
+  currency: row.currency,
+  status: row.status,
+  bankName: row.bankName,
+  accountName: row.accountName,
+  accountNumberLast4: row.accountNumberLast4,
+  failureReason: row.failureReason,
+  createdAt: row.createdAt.toISOString(),
+  paidAt: row.paidAt?.toISOString() ?? null,
+});
+
+// Paystack accepts lowercase letters, digits, - and _ in a transfer reference.
+const newPayoutReference = () => `cp_${crypto.randomBytes(16).toString("hex")}`;
+
+const ACTIVE: PayoutRow["status"][] = ["pending", "processing", "paid"];
+
+const payoutExists = () =>
+  new AppError("payout_exists", "This claim has a payout under way or paid already; a failed one can be paid again");
+
+/** The claim's state comes first (409), before KYB, an active payout and the amount. */
+function assertApproved(claim: { status: string }) {
+  if (claim.status !== "approved") {
+    throw new AppError("invalid_state", `Only an approved claim can be paid; this one is ${claim.status.replace("_", " ")}`);
+  }
+}
+
+const overApproved = (approved: bigint) =>
+  validationError([{ path: "amount", message: `Pay at most the approved amount, ${formatMinor(approved)}` }]);
+
+export async function payClaim(actor: Actor, claimId: string, input: PayClaimInput): Promise<ClaimPayout> {
+  assertCan(actor, "admin");
+  const orgId = actor.organizationId;
+  const claim = await db.claim.findFirst({ where: { id: claimId, organizationId: orgId } });
+  if (!claim) throw notFound("Claim");
+  const live = isLive(actor);
+  const provider = payoutProviderFor(live);
+
+  // Early answers, in the SPEC's order, before the bank is asked (checked again under the lock).
+  assertApproved(claim);
+  if (live) await assertKybApproved(orgId);
+  if ((await db.claimPayout.count({ where: { claimId, status: { in: ACTIVE } } })) > 0) throw payoutExists();
+  const amount = input.amount ?? claim.approvedAmountMinor ?? 0n;
+  if (amount > (claim.approvedAmountMinor ?? 0n)) throw overApproved(claim.approvedAmountMinor ?? 0n);
+
+  const banks = await provider.banks(claim.currency);
+  const bank = banks.find((b) => b.code === input.bankCode);
+  if (!bank) throw validationError([{ path: "bankCode", message: "Choose a bank from the list: this bank code is not known" }]);
+  const accountName = await provider.resolveAccount(input.accountNumber, input.bankCode);
+
+  try {
+    return await db.$transaction(async (tx) => {
+      await lockOrganizationBalance(tx, orgId);
+      const [fresh] = await tx.$queryRaw<{ status: string; approvedAmountMinor: bigint | null }[]>`
+        SELECT status::text AS status, "approvedAmountMinor" FROM claim WHERE id = ${claim.id} FOR UPDATE`;
+      assertApproved(fresh!);
+      if (live) await assertKybApproved(orgId, tx);
+      if ((await tx.claimPayout.count({ where: { claimId, status: { in: ACTIVE } } })) > 0) throw payoutExists();
+      const approved = fresh!.approvedAmountMinor ?? 0n;
+      if (amount > approved) throw overApproved(approved);
+      await assertBalanceCovers(tx, orgId, amount, claim.currency);
+
+      const now = new Date();
+      const reference = newPayoutReference();
+      const row = await tx.claimPayout.create({
+        data: {
+          organizationId: orgId,
+          claimId,
+          amountMinor: amount,
+          currency: claim.currency,
+          bankCode: bank.code,
+          bankName: bank.name,
+          accountName,
+          accountNumberSealed: seal(CLAIM_PAYOUT_SEAL, input.accountNumber),
+          accountNumberLast4: input.accountNumber.slice(-4),
+          provider: provider.name,
+          reference,
+          createdAt: now,
+          // The sandbox pays after a delay (so "pending" can be seen), a real provider's job at once.
+          runAt: new Date(now.getTime() + (provider.name === "sandbox" ? env.PAYOUT_DELAY_SECONDS * 1000 : 0)),
+        },
+      });
+      await tx.ledgerTransaction.create({
+        data: {
+          organizationId: orgId,
+          type: "claim_payout",
+          amountMinor: -amount,
+          currency: claim.currency,
+          reference,
+          policyId: claim.policyId,
+          description: `Claim payout to ${accountName}, ${bank.name} ••••${row.accountNumberLast4}`,
+          createdAt: now,
+        },
+      });
+      const payout = toClaimPayout(row);
+      await recordEvent(tx, orgId, "claim_payout.requested", payout, claimId);
+      return payout;
+    }, LOCKED_TX);
+  } catch (err) {
+    // Two payouts of one claim at once: the partial unique index lets one through.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw payoutExists();
+    throw err;
+  }
+}
+
+export async function listClaimPayouts(actor: Actor, claimId: string): Promise<ClaimPayoutList> {
+  assertCan(actor, "read");
+  const claim = await db.claim.findFirst({ where: { id: claimId, organizationId: actor.organizationId }, select: { id: true } });
+  if (!claim) throw notFound("Claim");
+  const rows = await db.claimPayout.findMany({ where: { claimId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 100 });
+  return { data: rows.map(toClaimPayout) };
+}
