@@ -26,6 +26,7 @@ const ISOLATED = [
   "src/server/payments/paystack.test.ts",
   "src/server/payouts/paystack-recipient.test.ts",
   "src/server/payouts/paystack-transfers.test.ts",
+  "src/server/refunds/paystack.test.ts",
   "src/server/webhooks/delivery.test.ts",
   "src/server/webhooks/service.test.ts",
   "src/server/webhooks/url-safety.test.ts",

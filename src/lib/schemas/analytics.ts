@@ -1,14 +1,7 @@
 // Analytics: one zod schema per input and output, shared by tRPC, REST and the
 // OpenAPI document. Ranges are UTC days, `to` inclusive, default the last 30
 // days ending today; money is decimal strings with the organization's currency.
-import {
-  DEFAULT_RANGE_DAYS,
-  fromNotAfterTo,
-  MAX_HOURLY_DAYS,
-  RANGE_MESSAGES,
-  rangeDays,
-  withinMax,
-} from "@/lib/date-range";
+import { DEFAULT_RANGE_DAYS, fromNotAfterTo, MAX_HOURLY_DAYS, RANGE_MESSAGES, rangeDays, withinMax } from "@/lib/date-range";
 import { M, z } from "@/lib/messages";
 import { Claim, CLAIM_STATUSES } from "@/lib/schemas/claims";
 import { KYB_STATUSES } from "@/lib/schemas/kyb";
@@ -229,18 +222,26 @@ export const ExportQuery = z
       .trim()
       .max(254)
       .optional()
-      .describe("payments: customer email or name contains, or reference starts with; claims: customer email or description contains"),
+      .describe(
+        "payments: customer email or name contains, or reference starts with; claims: customer email or description contains",
+      ),
   })
   .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
-  .refine((q) => (q.status === undefined && q.policyId === undefined && q.q === undefined) || q.type === "payments" || q.type === "claims", {
-    message: "Only the payments and claims exports take status, policyId and q",
-    path: ["type"],
-  })
+  .refine(
+    (q) =>
+      (q.status === undefined && q.policyId === undefined && q.q === undefined) || q.type === "payments" || q.type === "claims",
+    {
+      message: "Only the payments and claims exports take status, policyId and q",
+      path: ["type"],
+    },
+  )
   .refine(
     (q) =>
       q.status === undefined ||
       (q.type !== "payments" && q.type !== "claims") ||
-      (q.type === "payments" ? (PAYMENT_STATUSES as readonly string[]) : (CLAIM_STATUSES as readonly string[])).includes(q.status),
+      (q.type === "payments" ? (PAYMENT_STATUSES as readonly string[]) : (CLAIM_STATUSES as readonly string[])).includes(
+        q.status,
+      ),
     { message: "Choose a status the exported records have", path: ["status"] },
   )
   .refine((q) => q.type === "transactions" || q.type === "payments" || q.type === "claims" || withinMax(q), {
@@ -253,7 +254,8 @@ export const ExportQuery = z
       (q.type === "revenue" && q.granularity !== "hour") ||
       (q.type === "api-usage" && (q.granularity === "hour" || q.granularity === "day")),
     {
-      message: "Choose a granularity the type takes: revenue takes day, week or month; api-usage takes hour or day; the others take none",
+      message:
+        "Choose a granularity the type takes: revenue takes day, week or month; api-usage takes hour or day; the others take none",
       path: ["granularity"],
     },
   );

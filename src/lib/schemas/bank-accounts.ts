@@ -1,8 +1,7 @@
 import { z } from "@/lib/messages";
 import { pageOf } from "@/lib/schemas/pagination";
 
-const Text = (max: number) =>
-  z.string().trim().min(1).max(max);
+const Text = (max: number) => z.string().trim().min(1).max(max);
 
 export const AddBankAccountInput = z
   .strictObject({

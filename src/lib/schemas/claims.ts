@@ -27,9 +27,10 @@ export type CreateClaimInput = z.output<typeof CreateClaimInput>;
 /** The file parts of a claim filed as multipart/form-data (REST, the dashboard and the portal): up to five. */
 export const CLAIM_FILE_FIELDS = ["file1", "file2", "file3", "file4", "file5"] as const;
 /** The optional file fields `file1`…`file5`, to spread into a form's schema. */
-export const claimFileShape = Object.fromEntries(
-  CLAIM_FILE_FIELDS.map((f) => [f, FileField.optional()]),
-) as Record<(typeof CLAIM_FILE_FIELDS)[number], z.ZodOptional<typeof FileField>>;
+export const claimFileShape = Object.fromEntries(CLAIM_FILE_FIELDS.map((f) => [f, FileField.optional()])) as Record<
+  (typeof CLAIM_FILE_FIELDS)[number],
+  z.ZodOptional<typeof FileField>
+>;
 
 /**
  * `POST /claims` as multipart/form-data: the claim's fields as text and its

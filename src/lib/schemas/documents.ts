@@ -9,19 +9,12 @@ export const UploadCertificateInput = z
   .strictObject({
     file: FileField,
     name: Name.describe('What the business calls it, e.g. "NAICOM operating licence 2026"'),
-    type: z
-      .string()
-      .trim()
-      .min(1)
-      .max(60)
-      .describe('A licence-type label, e.g. "insurance licence"'),
+    type: z.string().trim().min(1).max(60).describe('A licence-type label, e.g. "insurance licence"'),
   })
   .meta({ id: "UploadCertificateInput" });
 export type UploadCertificateInput = z.output<typeof UploadCertificateInput>;
 
-export const UpdateCertificateInput = z
-  .strictObject({ isActive: z.boolean() })
-  .meta({ id: "UpdateCertificateInput" });
+export const UpdateCertificateInput = z.strictObject({ isActive: z.boolean() }).meta({ id: "UpdateCertificateInput" });
 export type UpdateCertificateInput = z.output<typeof UpdateCertificateInput>;
 
 /** Multipart fields of a receipt-sample upload. */

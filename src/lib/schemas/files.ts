@@ -20,9 +20,12 @@ export interface UploadedFileShape {
 
 /** A file part of a multipart body (already type-checked by its bytes). */
 export const FileField = z
-  .custom<UploadedFileShape>((v) => typeof v === "object" && v !== null && (v as Partial<UploadedFileShape>)[UPLOADED_FILE] === true, {
-    error: "attach a PDF, PNG or JPEG file",
-  })
+  .custom<UploadedFileShape>(
+    (v) => typeof v === "object" && v !== null && (v as Partial<UploadedFileShape>)[UPLOADED_FILE] === true,
+    {
+      error: "attach a PDF, PNG or JPEG file",
+    },
+  )
   .meta({ override: { type: "string", format: "binary", description: "A PDF, PNG or JPEG file (judged by its content)" } });
 
 export const ContentType = z.enum(["application/pdf", "image/png", "image/jpeg"]);

@@ -45,11 +45,7 @@ export const KybDocumentList = pageOf(KybDocument, "KybDocumentList");
 export const RejectKybInput = z
   .strictObject({
     organizationId: z.string().min(1).max(100),
-    reason: z
-      .string()
-      .trim()
-      .min(5, "Say why in at least 5 characters")
-      .max(1000),
+    reason: z.string().trim().min(5, "Say why in at least 5 characters").max(1000),
   })
   .meta({ id: "RejectKybInput" });
 export type RejectKybInput = z.output<typeof RejectKybInput>;

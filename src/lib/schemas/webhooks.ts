@@ -17,12 +17,7 @@ export const CreateWebhookInput = z
       .describe(
         "The events to receive: `payment.completed` (data: the Payment), `policy.purchased` and `policy.renewed` ({coverage, policy, payment}), `claim.submitted` (the Claim, with the `attachments` filed with it), `coverage.expiring` (the Coverage, when the first renewal reminder of its period goes to the policyholder — once per period) and `coverage.expired` (the Coverage, status expired, once its end passed without a renewal — once per period)",
       ),
-    secret: z
-      .string()
-      .min(16)
-      .max(200)
-      .optional()
-      .describe("Your own signing secret; we generate a `whsec_…` one when absent"),
+    secret: z.string().min(16).max(200).optional().describe("Your own signing secret; we generate a `whsec_…` one when absent"),
   })
   .meta({ id: "CreateWebhookInput" });
 export type CreateWebhookInput = z.output<typeof CreateWebhookInput>;

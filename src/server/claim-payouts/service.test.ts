@@ -72,7 +72,10 @@ describe("payClaim: the order of the checks", () => {
     const { actor, org } = await ownerWithOrganization();
     await receivePayment(actor, "100.00");
     const policy = await db.policy.findFirstOrThrow({ where: { organizationId: org.id } });
-    const filed = await submitClaim(actor, CreateClaimInput.parse({ policyId: policy.id, type: "fire", description: "Kitchen", amount: 50 }));
+    const filed = await submitClaim(
+      actor,
+      CreateClaimInput.parse({ policyId: policy.id, type: "fire", description: "Kitchen", amount: 50 }),
+    );
     const notApproved = await refusal(payClaim(actor, filed.id, pay()));
     expect([notApproved.status, notApproved.code]).toEqual([409, "invalid_state"]);
 
@@ -80,7 +83,10 @@ describe("payClaim: the order of the checks", () => {
     expect((await refusal(payClaim(actor, claim.id, pay()))).code).toBe("kyb_not_approved");
     await approveKyb(actor);
     const over = await refusal(payClaim(actor, claim.id, pay({ amount: 450.01 })));
-    expect([over.status, over.extra.errors]).toEqual([422, [{ path: "amount", message: "Pay at most the approved amount, 450.00" }]]);
+    expect([over.status, over.extra.errors]).toEqual([
+      422,
+      [{ path: "amount", message: "Pay at most the approved amount, 450.00" }],
+    ]);
     const short = await refusal(payClaim(actor, claim.id, pay()));
     expect([short.status, short.code]).toEqual([409, "insufficient_funds"]);
     // Unknown bank or account: 422 on its field (the sandbox knows no number ending 0000).
@@ -141,10 +147,20 @@ describe("paying a claim", () => {
     await settleDuePayouts();
     const paid = await db.claimPayout.findUniqueOrThrow({ where: { id: payout.id } });
     expect([paid.status, paid.paidAt]).toEqual(["paid", expect.any(Date)]);
-    const settled = await db.claim.findUniqueOrThrow({ where: { id: claim.id }, include: { history: { orderBy: { createdAt: "asc" } } } });
+    const settled = await db.claim.findUniqueOrThrow({
+      where: { id: claim.id },
+      include: { history: { orderBy: { createdAt: "asc" } } },
+    });
     expect(settled.status).toBe("paid");
-    expect(settled.history.at(-1)).toMatchObject({ fromStatus: "approved", toStatus: "paid", note: expect.stringMatching(/••••0001$/) });
-    const events = await db.event.findMany({ where: { organizationId: org.id, subject: claim.id }, orderBy: { createdAt: "asc" } });
+    expect(settled.history.at(-1)).toMatchObject({
+      fromStatus: "approved",
+      toStatus: "paid",
+      note: expect.stringMatching(/••••0001$/),
+    });
+    const events = await db.event.findMany({
+      where: { organizationId: org.id, subject: claim.id },
+      orderBy: { createdAt: "asc" },
+    });
     const types = events.map((e) => e.type);
     expect(types.filter((t) => t === "claim.updated")).toHaveLength(3); // under review, approved, paid
     expect(types).toContain("claim.paid");
@@ -163,7 +179,9 @@ describe("paying a claim", () => {
     expect(failed.status).toBe("failed");
     expect((await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).status).toBe("approved");
     expect(await availableBalance(org.id)).toBe(before);
-    const reversal = await db.ledgerTransaction.findFirstOrThrow({ where: { organizationId: org.id, type: "claim_payout_reversal" } });
+    const reversal = await db.ledgerTransaction.findFirstOrThrow({
+      where: { organizationId: org.id, type: "claim_payout_reversal" },
+    });
     expect([reversal.amountMinor, reversal.reference]).toEqual([3013n, failed.reference]);
     expect(await db.event.count({ where: { organizationId: org.id, type: "claim_payout.failed" } })).toBe(1);
 
@@ -184,7 +202,9 @@ describe("paying a claim", () => {
     const claim = await approvedClaim(actor, 20);
     const results = await Promise.allSettled([payClaim(actor, claim.id, pay()), payClaim(actor, claim.id, pay())]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason as AppError).code).toBe("payout_exists");
+    expect(((results.find((r) => r.status === "rejected") as PromiseRejectedResult).reason as AppError).code).toBe(
+      "payout_exists",
+    );
     expect(await db.ledgerTransaction.count({ where: { organizationId: org.id, type: "claim_payout" } })).toBe(1);
   });
 
@@ -193,7 +213,11 @@ describe("paying a claim", () => {
     const claim = await approvedClaim(actor, 20);
     expect(() => UpdateClaimStatusInput.parse({ status: "paid" })).toThrow(/settledOutside/);
     expect(() => UpdateClaimStatusInput.parse({ status: "paid", settledOutside: true })).toThrow(/how the claim was paid/);
-    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "paid", settledOutside: true, note: "Cheque 0042" }));
+    await updateClaimStatus(
+      actor,
+      claim.id,
+      UpdateClaimStatusInput.parse({ status: "paid", settledOutside: true, note: "Cheque 0042" }),
+    );
     expect(await db.event.count({ where: { organizationId: org.id, subject: claim.id, type: "claim.paid" } })).toBe(1);
     // No money moved through Coverdesk.
     expect(await db.ledgerTransaction.count({ where: { organizationId: org.id, type: "claim_payout" } })).toBe(0);
@@ -211,12 +235,16 @@ describe("one balance lock for every outgoing movement", () => {
 
     const attempts = [
       ...Array.from({ length: 10 }, () => requestWithdrawal(actor, WithdrawInput.parse({ amount: 50, bankAccountId: bank.id }))),
-      ...Array.from({ length: 10 }, (_, i) => refundPayment(actor, payments[i % 4]!.reference, RefundPaymentInput.parse({ amount: 50 }))),
+      ...Array.from({ length: 10 }, (_, i) =>
+        refundPayment(actor, payments[i % 4]!.reference, RefundPaymentInput.parse({ amount: 50 })),
+      ),
       ...claims.map((c, i) => payClaim(actor, c.id, pay({ accountNumber: account(100 + i) }))),
     ];
     const results = await Promise.allSettled(attempts);
     const ok = results.filter((r) => r.status === "fulfilled").length;
-    const refused = results.filter((r) => r.status === "rejected").map((r) => ((r as PromiseRejectedResult).reason as AppError).code);
+    const refused = results
+      .filter((r) => r.status === "rejected")
+      .map((r) => ((r as PromiseRejectedResult).reason as AppError).code);
     // 394.00 affords 7 movements of 50.00; each payment can be refunded 50.00 twice, but the balance stops first.
     expect(ok).toBe(7);
     expect(refused.every((code) => code === "insufficient_funds" || code === "validation_failed")).toBe(true);

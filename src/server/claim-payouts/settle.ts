@@ -14,7 +14,9 @@ import type { PayoutOutcome, SettleOptions } from "@/server/payouts/settle";
 import { toClaimPayout } from "./service";
 
 async function moveClaim(tx: Tx, payout: PayoutRow, from: "approved" | "paid", to: "approved" | "paid", note: string) {
-  const [claim] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text AS status FROM claim WHERE id = ${payout.claimId} FOR UPDATE`;
+  const [claim] = await tx.$queryRaw<
+    { status: string }[]
+  >`SELECT status::text AS status FROM claim WHERE id = ${payout.claimId} FOR UPDATE`;
   if (claim?.status !== from) return;
   const updated = await tx.claim.update({
     where: { id: payout.claimId },

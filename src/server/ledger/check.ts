@@ -133,7 +133,10 @@ async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[]):
   const problems: string[] = [];
   const [refunds, payouts, refundedPayments] = await Promise.all([
     tx.refund.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
-    tx.claimPayout.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
+    tx.claimPayout.findMany({
+      where: { organizationId },
+      select: { id: true, reference: true, status: true, amountMinor: true },
+    }),
     tx.$queryRaw<{ id: string; refunded: bigint; counted: bigint }[]>`
       SELECT p.id, p."refundedMinor" AS refunded,
         coalesce((SELECT sum(r."amountMinor") FROM refund r WHERE r."paymentId" = p.id AND r.status <> 'failed'), 0)::bigint AS counted
@@ -169,7 +172,9 @@ async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[]):
   }
   for (const p of refundedPayments) {
     if (BigInt(p.refunded) !== BigInt(p.counted)) {
-      problems.push(`payment ${p.id}: refunded ${formatMinor(BigInt(p.refunded))} ≠ its refunds ${formatMinor(BigInt(p.counted))}`);
+      problems.push(
+        `payment ${p.id}: refunded ${formatMinor(BigInt(p.refunded))} ≠ its refunds ${formatMinor(BigInt(p.counted))}`,
+      );
     }
   }
   return problems;

@@ -20,7 +20,8 @@ export async function settleRefundEvent(type: string, data: Record<string, unkno
   if (!outcome || !data) return;
   const providerId = text(data.id) || text(data.refund_id);
   const ours = /\brf_[0-9a-f]{32}\b/.exec(text(data.merchant_note))?.[0];
-  const transaction = text(data.transaction_reference) || text((data.transaction as { reference?: unknown } | undefined)?.reference);
+  const transaction =
+    text(data.transaction_reference) || text((data.transaction as { reference?: unknown } | undefined)?.reference);
   const amount = text(data.amount);
   const candidates: Prisma.RefundWhereInput[] = [
     ...(providerId ? [{ providerRefundId: providerId }] : []),

@@ -100,7 +100,10 @@ describe("refundPayment", () => {
     const { actor, org } = await ownerWithOrganization();
     const reference = await receivePayment(actor, "100.00");
     await receivePayment(actor, "100.00");
-    const results = await Promise.allSettled([refundPayment(actor, reference, input()), refundPayment(actor, reference, input())]);
+    const results = await Promise.allSettled([
+      refundPayment(actor, reference, input()),
+      refundPayment(actor, reference, input()),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const lost = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect((lost.reason as AppError).status).toBe(422);

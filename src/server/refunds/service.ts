@@ -37,7 +37,10 @@ const newRefundReference = () => `rf_${crypto.randomBytes(16).toString("hex")}`;
 export async function refundPayment(actor: Actor, paymentReference: string, input: RefundPaymentInput): Promise<Refund> {
   assertCan(actor, "admin");
   const orgId = actor.organizationId;
-  const found = await db.payment.findFirst({ where: { reference: paymentReference, organizationId: orgId }, select: { id: true } });
+  const found = await db.payment.findFirst({
+    where: { reference: paymentReference, organizationId: orgId },
+    select: { id: true },
+  });
   if (!found) throw notFound("Payment");
   return db.$transaction(async (tx) => {
     await lockOrganizationBalance(tx, orgId);
