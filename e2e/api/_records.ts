@@ -66,6 +66,18 @@ export const factories: Record<string, Factory> = {
     );
     return { id: pay.reference, read: () => get(t, `/payments/verify/${pay.reference}`) };
   },
+  "/payments/{reference}": async (t, { make }) => {
+    // Paid, so that a refund getting through would show (in the payment and in the refunds).
+    const policy = await get(t, `/business/policies/${(await make("/business/policies/{id}")).id}`);
+    const paid = await buyPolicy(t.write, policy, `refundable-${unique()}@example.test`);
+    return {
+      id: paid.reference,
+      read: async () => ({
+        payment: await get(t, `/payments/verify/${paid.reference}`),
+        refunds: await get(t, `/business/refunds?paymentReference=${encodeURIComponent(paid.reference)}`),
+      }),
+    };
+  },
   "/business/coverages/{id}": async (t, { make }) => {
     const policy = await get(t, `/business/policies/${(await make("/business/policies/{id}")).id}`);
     const paid = await buyPolicy(t.write, policy, `holder-${unique()}@example.test`);
@@ -85,6 +97,7 @@ export const factories: Record<string, Factory> = {
         const attachments = (await get(t, `/claims/${c.id}/attachments`)) as { data: { url: string }[] };
         return {
           claim: await get(t, `/claims/${c.id}`),
+          payouts: await get(t, `/claims/${c.id}/payouts`),
           attachments,
           files: await Promise.all(attachments.data.map(async (a) => fileAnswer(await t.write.get(a.url)))),
         };

@@ -48,6 +48,8 @@ async function submit(client: APIRequestContext, body: Record<string, unknown>) 
 const readClaim = async (client: APIRequestContext, id: string) => ok(await client.get(`claims/${id}`));
 const allClaims = (client: APIRequestContext) => listAll(client, "claims");
 const setStatus = (client: APIRequestContext, id: string, body: unknown) => client.patch(`claims/${id}/status`, { data: body });
+/** Marking a claim paid by PATCH says it was paid outside Coverdesk, and how (payouts: money-back.spec.ts). */
+const OUTSIDE = { settledOutside: true, note: "Paid by cheque 0042" };
 
 /** The moves from `submitted` to each status. */
 const PATH_TO: Record<Status, Status[]> = {
@@ -67,7 +69,8 @@ const ALLOWED: Record<Status, Status[]> = {
 
 async function claimIn(client: APIRequestContext, policyId: string, status: Status, overrides: Record<string, unknown> = {}) {
   let claim = await submit(client, claimBody(policyId, overrides));
-  for (const s of PATH_TO[status]) claim = await ok(await setStatus(client, claim.id, { status: s }));
+  for (const s of PATH_TO[status])
+    claim = await ok(await setStatus(client, claim.id, { status: s, ...(s === "paid" ? OUTSIDE : {}) }));
   expect(claim.status).toBe(status);
   return claim;
 }
@@ -268,7 +271,13 @@ test.describe("PATCH /claims/{id}/status", () => {
       ["approved", undefined],
       ["paid", "Transferred to the customer"],
     ] as const) {
-      const updated = await ok(await setStatus(t.write, claim.id, { status, ...(note ? { note } : {}) }));
+      const updated = await ok(
+        await setStatus(t.write, claim.id, {
+          status,
+          ...(note ? { note } : {}),
+          ...(status === "paid" ? { settledOutside: true } : {}),
+        }),
+      );
       expectClaimShape(updated);
       const { status: _s, updatedAt: _u, approvedAmount: _a, ...same } = previous;
       // Approving records the amount claimed as approved (none was given); paying keeps it.
@@ -280,6 +289,28 @@ test.describe("PATCH /claims/{id}/status", () => {
     }
   });
 
+  test("paid by PATCH needs settledOutside: true and a note saying how (422 naming both), else nothing changes", async () => {
+    const t = await tenantWithClients();
+    const policy = await createPolicyFor(t.write);
+    const claim = await claimIn(t.write, policy.id, "approved");
+    const bare = await problem(await setStatus(t.write, claim.id, { status: "paid" }), 422, "validation_failed");
+    expect(bare.errors!.map((e: { path: string }) => e.path).sort()).toEqual(["note", "settledOutside"]);
+    await problem(await setStatus(t.write, claim.id, { status: "paid", settledOutside: true }), 422, "validation_failed");
+    await problem(
+      await setStatus(t.write, claim.id, { status: "paid", settledOutside: false, note: "cash" }),
+      422,
+      "validation_failed",
+    );
+    const early = await problem(
+      await setStatus(t.write, claim.id, { status: "rejected", settledOutside: true, note: "x" }),
+      422,
+      "validation_failed",
+    );
+    expect(early.errors).toEqual([{ path: "settledOutside", message: "Give settledOutside only when marking the claim paid" }]);
+    expect(await readClaim(t.read, claim.id)).toEqual(claim);
+    expect((await ok(await setStatus(t.write, claim.id, { status: "paid", ...OUTSIDE }))).status).toBe("paid");
+  });
+
   // Every (from, to) pair: the allowed moves succeed; every other answers 409 invalid_state and changes nothing.
   for (const from of STATUSES) {
     test(`from ${from}: ${ALLOWED[from].length ? `only ${ALLOWED[from].join(" or ")} allowed` : "no move allowed"}; others → 409, unchanged`, async () => {
@@ -287,7 +318,11 @@ test.describe("PATCH /claims/{id}/status", () => {
       const policy = await createPolicyFor(t.write);
       for (const to of ["under_review", "approved", "rejected", "paid"] as const) {
         const claim = await claimIn(t.write, policy.id, from);
-        const res = await setStatus(t.write, claim.id, { status: to, note: "n" });
+        const res = await setStatus(t.write, claim.id, {
+          status: to,
+          note: "n",
+          ...(to === "paid" ? { settledOutside: true } : {}),
+        });
         if (ALLOWED[from].includes(to)) {
           expect((await ok(res)).status, `${from} → ${to}`).toBe(to);
         } else {
@@ -336,7 +371,7 @@ test.describe("PATCH /claims/{id}/status", () => {
     const approved = await ok(await setStatus(t.write, claim.id, { status: "approved", approvedAmount: 1000.5, note: "Excess" }));
     expectClaimShape(approved);
     expect(approved).toMatchObject({ status: "approved", amount: "1250.50", approvedAmount: "1000.50" });
-    expect((await ok(await setStatus(t.write, claim.id, { status: "paid" }))).approvedAmount).toBe("1000.50");
+    expect((await ok(await setStatus(t.write, claim.id, { status: "paid", ...OUTSIDE }))).approvedAmount).toBe("1000.50");
     // Too much on a claim not yet under review: the input is judged (422) before the state (409).
     const fresh = await submit(t.write, claimBody(policy.id));
     await problem(await setStatus(t.write, fresh.id, { status: "approved", approvedAmount: 99999 }), 422, "validation_failed");

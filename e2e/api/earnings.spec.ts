@@ -84,6 +84,8 @@ test.describe("earnings (REST)", () => {
         "platformFees",
         "totalEarned",
         "totalWithdrawn",
+        "totalRefunded",
+        "totalClaimsPaid",
       ].sort(),
     );
     expect(overview).toMatchObject({
@@ -126,7 +128,7 @@ test.describe("earnings (REST)", () => {
     const page = await ok(await t.read.get(`${TRANSACTIONS}?limit=1`));
     expect(page.data).toHaveLength(1);
     expect((await ok(await t.read.get(`${TRANSACTIONS}?limit=1&cursor=${page.nextCursor}`))).nextCursor).toBeNull();
-    for (const qs of ["from=2026-02-30", "to=tomorrow", "from=2026-03-02&to=2026-03-01", "type=refund"]) {
+    for (const qs of ["from=2026-02-30", "to=tomorrow", "from=2026-03-02&to=2026-03-01", "type=chargeback"]) {
       await problem(await t.read.get(`${TRANSACTIONS}?${qs}`), 400, "invalid_query");
     }
     await problem(await t.read.get(`${WITHDRAWALS}?status=lost`), 400, "invalid_query");

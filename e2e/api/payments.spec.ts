@@ -32,6 +32,7 @@ const PAYMENT_FIELDS = [
   "authorizationUrl",
   "paidAt",
   "createdAt",
+  "amountRefunded",
 ];
 const COVERAGE_FIELDS = ["id", "policyId", "customerEmail", "status", "startsAt", "endsAt", "renewalCount", "certificateNumber"];
 const REFERENCE = /^[A-Za-z0-9_-]{16,100}$/;
@@ -41,6 +42,7 @@ function expectPaymentShape(p: Record<string, any>) {
   expect(p.reference).toMatch(REFERENCE);
   expect(["pending", "success", "failed"]).toContain(p.status);
   expect(p.amount).toMatch(/^\d+\.\d{2}$/);
+  expect(p.amountRefunded).toMatch(/^\d+\.\d{2}$/);
   expect(p.currency).toMatch(/^[A-Z]{3}$/);
   expect(p.authorizationUrl).toBe(`${BASE_URL}/pay/${p.reference}`);
   expect(p.createdAt).toMatch(ISO);

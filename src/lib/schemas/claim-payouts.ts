@@ -8,14 +8,14 @@ const AccountNumber = z
   .string()
   .trim()
   .regex(/^\d{10}$/, "Enter the 10-digit account number (NUBAN)")
-  .describe("The claimant's 10-digit account number (NUBAN); only its last 4 digits are ever shown");
+  .describe('The claimant\'s 10-digit account number (NUBAN), e.g. "0123456789"; only its last 4 digits are ever shown');
 const BankCode = z
   .string()
   .trim()
   .min(1, "Choose the bank")
   .max(20)
   .regex(/^[0-9A-Za-z]+$/, "Choose the bank from the list")
-  .describe("The bank's code from GET /business/payment-methods/banks");
+  .describe('The bank\'s code from GET /business/payment-methods/banks, e.g. "058"');
 
 export const PayClaimInput = z
   .strictObject({

@@ -26,7 +26,7 @@ const currencyOf = async (organizationId: string) =>
 export const moneyBackOperations = [
   // POST /api/v1/payments/{reference}/refund — full (default) or partial
   operation({
-    name: "payments.refund",
+    name: "refunds.create",
     auth: ["apiKey", "session"],
     permission: "write",
     kind: "mutation",
@@ -71,7 +71,7 @@ export const moneyBackOperations = [
   }),
   // POST /api/v1/claims/{id}/payout — pay an approved claim to the claimant's account
   operation({
-    name: "claims.payout",
+    name: "claimPayouts.create",
     auth: ["apiKey", "session"],
     permission: "write",
     kind: "mutation",
@@ -96,7 +96,7 @@ export const moneyBackOperations = [
   }),
   // GET /api/v1/claims/{id}/payouts — newest first
   operation({
-    name: "claims.payouts",
+    name: "claimPayouts.list",
     auth: ["apiKey", "session"],
     permission: "read",
     kind: "query",
