@@ -42,7 +42,8 @@ export const moneyBackOperations = [
         "Gives money back to the customer through the provider that took the payment: `amount` defaults to what is left to refund. Checked in this order: the payment is `success` (else 409 `invalid_state`), `amount` ≤ what is left (else 422), `amount` ≤ the available balance (else 409 `insufficient_funds`). The amount leaves the balance at once (ledger `refund`); the platform fee is not returned. The refund is `pending`, then `processed` (event `payment.refunded`) or `failed` (the amount comes back, ledger `refund_reversal`). Owner or admin only. Send an `Idempotency-Key` to retry safely.",
       tag: "Payments",
       params: ReferenceParam,
-      body: RefundPaymentInput,
+      // No body at all refunds what is left.
+      body: RefundPaymentInput.optional(),
       status: 201,
       errors: ["invalid_state", "insufficient_funds"],
       input: ({ params, body }) => ({ reference: params.reference, data: body ?? {} }),
