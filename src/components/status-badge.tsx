@@ -11,6 +11,8 @@ const TONES: Record<string, "slate" | "green" | "red" | "amber" | "blue"> = {
   approved: "green",
   rejected: "red",
   paid: "green",
+  processing: "blue",
+  processed: "green",
 };
 
 export function StatusBadge({ status }: { status: string }) {

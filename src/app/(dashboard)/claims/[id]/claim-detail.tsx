@@ -17,15 +17,17 @@ import { CLAIM_MOVES, type ClaimStatus } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { ClaimEvidence } from "./claim-evidence";
+import { ClaimPayouts, PayClaimDialog } from "./claim-payouts";
 
 type Move = Exclude<ClaimStatus, "submitted">;
 
-// Rejecting asks for a reason and approving for the amount, in a dialog; the other moves happen at once.
+// Rejecting asks for a reason, approving for the amount and marking paid for how it was paid, in a dialog;
+// starting the review happens at once. Paying through Coverdesk is "Pay claim" (owners and admins).
 const ACTIONS: Record<Move, { label: string; variant: "primary" | "secondary" | "danger" }> = {
   under_review: { label: "Start review", variant: "primary" },
   approved: { label: "Approve", variant: "primary" },
   rejected: { label: "Reject", variant: "danger" },
-  paid: { label: "Mark paid", variant: "primary" },
+  paid: { label: "Mark paid outside Coverdesk", variant: "secondary" },
 };
 
 export function ClaimDetail({ id }: { id: string }) {
@@ -35,14 +37,19 @@ export function ClaimDetail({ id }: { id: string }) {
   const claim = useQuery(trpc.claims.detail.queryOptions({ id }));
   const [rejecting, setRejecting] = useState(false);
   const [approving, setApproving] = useState(false);
+  const [paying, setPaying] = useState(false);
+  const [markingPaid, setMarkingPaid] = useState(false);
   const [note, setNote] = useState("");
+  const [noteError, setNoteError] = useState<string | null>(null);
   const update = useMutation(
     trpc.claims.updateStatus.mutationOptions({
       onSuccess: (c) => {
         toast.success(`Claim ${c.status.replace("_", " ")}`);
         setRejecting(false);
         setApproving(false);
+        setMarkingPaid(false);
         setNote("");
+        setNoteError(null);
         void queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
       },
       onError: (err) => toast.error(errorInfo(err).message),
@@ -75,8 +82,14 @@ export function ClaimDetail({ id }: { id: string }) {
         title={`${c.type[0]!.toUpperCase()}${c.type.slice(1)} claim · ${displayMoney(c.amount, c.currency)}`}
         description={`On ${c.policyName}`}
         actions={
-          can.manage
-            ? moves.map((m) => (
+          can.manage ? (
+            <>
+              {c.status === "approved" && can.admin && (
+                <Button onClick={() => setPaying(true)} data-testid="pay-claim">
+                  Pay claim
+                </Button>
+              )}
+              {moves.map((m) => (
                 <Button
                   key={m}
                   variant={ACTIONS[m].variant}
@@ -86,13 +99,16 @@ export function ClaimDetail({ id }: { id: string }) {
                       ? setRejecting(true)
                       : m === "approved"
                         ? setApproving(true)
-                        : update.mutate({ id: c.id, data: { status: m } })
+                        : m === "paid"
+                          ? setMarkingPaid(true)
+                          : update.mutate({ id: c.id, data: { status: m } })
                   }
                 >
                   {ACTIONS[m].label}
                 </Button>
-              ))
-            : undefined
+              ))}
+            </>
+          ) : undefined
         }
       />
       <div className="grid gap-6 lg:grid-cols-3">
@@ -155,6 +171,7 @@ export function ClaimDetail({ id }: { id: string }) {
               ID <code className="font-mono">{c.id}</code>
             </p>
           </Card>
+          <ClaimPayouts claimId={c.id} />
           <ClaimEvidence claimId={c.id} attachments={c.attachments} canManage={can.manage} />
         </div>
         <Card className="p-6">
@@ -199,6 +216,55 @@ export function ClaimDetail({ id }: { id: string }) {
           </div>
         </form>
       </Dialog>
+      <Dialog
+        open={markingPaid}
+        onOpenChange={(next) => {
+          setMarkingPaid(next);
+          setNoteError(null);
+        }}
+        title="Mark paid outside Coverdesk?"
+        description="For a claim you paid another way (cash, cheque, your own bank): no money moves through Coverdesk. Say how it was paid; it is kept in the claim's history."
+      >
+        <form
+          className="space-y-4"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!note.trim()) return setNoteError("Say how the claim was paid outside Coverdesk");
+            setNoteError(null);
+            update.mutate({ id: c.id, data: { status: "paid", settledOutside: true, note } });
+          }}
+        >
+          <Field id="paid-note" label="How it was paid" error={noteError ?? undefined}>
+            <Textarea
+              id="paid-note"
+              rows={3}
+              maxLength={2000}
+              value={note}
+              aria-invalid={!!noteError}
+              aria-describedby={noteError ? "paid-note-error" : undefined}
+              onChange={(e) => setNote(e.target.value)}
+            />
+          </Field>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button type="button" variant="secondary" onClick={() => setMarkingPaid(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              Mark paid
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+      {c.status === "approved" && c.approvedAmount !== null && (
+        <PayClaimDialog
+          open={paying}
+          onOpenChange={setPaying}
+          claimId={c.id}
+          approved={c.approvedAmount}
+          currency={c.currency}
+        />
+      )}
       <ApproveDialog
         open={approving}
         onOpenChange={setApproving}

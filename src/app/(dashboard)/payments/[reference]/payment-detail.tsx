@@ -11,6 +11,7 @@ import { formatDate, formatDateTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
 import type { PaymentDetail as Detail } from "@/lib/schemas/payments";
 import { errorInfo, useTRPC } from "@/trpc/react";
+import { PaymentRefunds } from "./payment-refunds";
 
 export function PaymentDetail({ reference }: { reference: string }) {
   const trpc = useTRPC();
@@ -92,6 +93,16 @@ export function PaymentDetail({ reference }: { reference: string }) {
             )}
           </Card>
 
+          {(p.status === "success" || p.amountRefunded !== "0.00") && (
+            <PaymentRefunds
+              reference={p.reference}
+              status={p.status}
+              amount={p.amount}
+              amountRefunded={p.amountRefunded}
+              currency={p.currency}
+              email={p.email}
+            />
+          )}
           <Card className="p-6" role="region" aria-label="Customer and coverage">
             <h2 className="mb-4 text-base font-semibold">Customer and coverage</h2>
             <Facts
