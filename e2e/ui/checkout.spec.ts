@@ -177,7 +177,8 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
 
   await main.getByRole("button", { name: "Approve" }).click();
   await page.getByRole("dialog", { name: "Approve this claim?" }).getByRole("button", { name: "Approve claim" }).click();
-  await expect(main.getByRole("button", { name: "Mark paid" })).toBeVisible();
+  await expect(main.getByRole("button", { name: "Pay claim" })).toBeVisible();
+  await expect(main.getByRole("button", { name: "Mark paid outside Coverdesk" })).toBeVisible();
   await expect(main.getByTestId("claim-approved-amount")).toHaveText("₦4,000.00");
   await expect(main.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(history).toHaveCount(3);
