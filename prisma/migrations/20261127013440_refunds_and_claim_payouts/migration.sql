@@ -115,6 +115,9 @@ ALTER TABLE "claim_payout" ADD CONSTRAINT "claim_payout_organizationId_fkey" FOR
 -- AddForeignKey
 ALTER TABLE "claim_payout" ADD CONSTRAINT "claim_payout_claimId_fkey" FOREIGN KEY ("claimId") REFERENCES "claim"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
+-- CreateIndex
+CREATE INDEX "ledger_transaction_organizationId_type_idx" ON "ledger_transaction"("organizationId", "type");
+
 -- Written by hand (Prisma's schema cannot say it): at most one payout of a
 -- claim that is pending, processing or paid, whatever races to create one.
 CREATE UNIQUE INDEX "claim_payout_one_active" ON "claim_payout"("claimId")

@@ -178,7 +178,9 @@ export const DashboardStats = z
     }),
     activeCoverages: z.int(),
     openClaims: z.int().describe("Claims submitted or under review"),
-    lossRatio: Ratio.describe("Approved and paid claim amounts / gross revenue, all time"),
+    lossRatio: Ratio.describe(
+      "Approved and paid claims filed in the range (the approved amount where set) ÷ (premium − refunds) of the range; null without premium",
+    ),
     availableBalance: Money,
     topPolicies: z
       .array(z.object({ policyId: z.string(), name: z.string(), sold: z.int(), gross: Money }))

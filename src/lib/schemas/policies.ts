@@ -104,7 +104,9 @@ export const PolicyAnalytics = z
     lossRatio: z
       .number()
       .nullable()
-      .describe("Approved and paid claims filed in the range ÷ gross revenue of the range; null without revenue"),
+      .describe(
+        "Approved and paid claims filed in the range (the approved amount where set) ÷ (premium − refunds) of the range; null without premium",
+      ),
     conversionRate: z.number().nullable().describe("Successful ÷ initialized payments in the range; null without payments"),
     series: z
       .array(z.object({ date: z.iso.date(), purchases: z.number().int(), renewals: z.number().int(), gross: Money }))

@@ -489,7 +489,8 @@ describe("dashboard stats", () => {
       revenue: { current: "0.00", previous: "250.00", change: -1 },
       policiesSold: { current: 0, previous: 3 },
       availableBalance: "206.25",
-      lossRatio: 0.14,
+      // The loss ratio is the period's: no premium in it, no ratio (SPEC §10).
+      lossRatio: null,
     });
   });
 

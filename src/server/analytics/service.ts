@@ -7,6 +7,7 @@ import { formatMinor } from "@/lib/money";
 import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { db } from "@/server/db/client";
+import { lossRatio } from "./loss-ratio";
 import { activeAt } from "@/server/coverages/status";
 import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
 import { AppError } from "@/server/errors";
@@ -351,7 +352,7 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
   const range = resolveRange(query, now);
   // The same number of days, ending the day before `from`.
   const previous = { from: addDays(range.from, -range.days), to: addDays(range.from, -1) };
-  const [currency, [t], activeCoverages, claims, top, payments, recentClaims, kyb, bank, key] = await Promise.all([
+  const [currency, [t], activeCoverages, claims, top, payments, recentClaims, kyb, bank, key, moneyBack, losses] = await Promise.all([
     currencyOf(orgId),
     db.$queryRaw<{ current: bigint; sold: bigint; previous: bigint; previousSold: bigint; gross: bigint; balance: bigint }[]>`
       SELECT
@@ -374,11 +375,16 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
       where: { organizationId: accountOf(actor), mode: isLive(actor) ? "live" : "test", status: "active" },
       select: { id: true },
     }),
+    // Refunds and claim payouts are not in the rollups: their entries, summed (index organizationId, type).
+    db.ledgerTransaction.aggregate({
+      where: { organizationId: orgId, type: { in: ["refund", "refund_reversal", "claim_payout", "claim_payout_reversal"] } },
+      _sum: { amountMinor: true },
+    }),
+    lossRatio({ organizationId: orgId }, range),
   ]);
   const current = BigInt(t?.current ?? 0n);
   const before = BigInt(t?.previous ?? 0n);
   const claimsOf = (s: string) => claims.find((c) => c.status === s);
-  const losses = (claimsOf("approved")?._sum.amountMinor ?? 0n) + (claimsOf("paid")?._sum.amountMinor ?? 0n);
   return {
     currency,
     from: range.from,
@@ -387,8 +393,9 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
     policiesSold: { current: Number(t?.sold ?? 0n), previous: Number(t?.previousSold ?? 0n) },
     activeCoverages,
     openClaims: (claimsOf("submitted")?._count._all ?? 0) + (claimsOf("under_review")?._count._all ?? 0),
-    lossRatio: ratio(losses, BigInt(t?.gross ?? 0n)),
-    availableBalance: formatMinor(BigInt(t?.balance ?? 0n)),
+    lossRatio: losses,
+    // The rollups count payments, fees and withdrawals; refunds and claim payouts come from the ledger.
+    availableBalance: formatMinor(BigInt(t?.balance ?? 0n) + (moneyBack._sum.amountMinor ?? 0n)),
     topPolicies: top.map((p) => ({
       policyId: p.policyId,
       name: p.name,

@@ -6,6 +6,7 @@ import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import type { PolicyAnalyticsQuery } from "@/lib/schemas/analytics";
 import { bucketsOf, bucketStart, ratio, resolveRange } from "@/server/analytics/service";
+import { lossRatio } from "@/server/analytics/loss-ratio";
 import { db } from "@/server/db/client";
 import { activeAt } from "@/server/coverages/status";
 import type { PolicyAnalytics } from "@/lib/schemas/policies";
@@ -28,11 +29,8 @@ export async function getPolicyAnalytics(
   const [days, active, losses] = await Promise.all([
     db.policyDailyStats.findMany({ where: { ...scope, day: { gte: range.start, lt: range.end } } }),
     db.coverage.count({ where: { ...scope, ...activeAt(now) } }),
-    // The rollup counts claims filed, not how their review ended.
-    db.claim.aggregate({
-      where: { ...scope, status: { in: ["approved", "paid"] }, createdAt: { gte: range.start, lt: range.end } },
-      _sum: { amountMinor: true },
-    }),
+    // The rollup counts claims filed, not how their review ended: the one loss ratio (analytics/loss-ratio.ts).
+    lossRatio(scope, range),
   ]);
 
   const t = { created: 0, succeeded: 0, gross: 0n, fees: 0n, purchases: 0, renewals: 0, claims: 0, claimed: 0n };
@@ -62,7 +60,7 @@ export async function getPolicyAnalytics(
     activeCoverages: active,
     revenue: { gross: formatMinor(t.gross), fees: formatMinor(t.fees), net: formatMinor(t.gross - t.fees) },
     claims: { count: t.claims, amount: formatMinor(t.claimed) },
-    lossRatio: ratio(losses._sum.amountMinor ?? 0n, t.gross),
+    lossRatio: losses,
     conversionRate: ratio(t.succeeded, t.created),
     series: [...buckets].map(([date, b]) => ({
       date,

@@ -71,7 +71,7 @@ export function StatCards({ stats, days }: { stats: DashboardStats; days: number
         Submitted or under review
       </Stat>
       <Stat testId="stat-loss-ratio" label="Loss ratio" value={formatPercent(stats.lossRatio)}>
-        {stats.lossRatio === null ? "No revenue yet to compare claims with" : "Approved and paid claims ÷ revenue, all time"}
+        {stats.lossRatio === null ? "No premium in this period to compare claims with" : "Approved and paid claims ÷ (premium − refunds), this period"}
       </Stat>
       <Stat
         testId="stat-available-balance"

@@ -57,6 +57,9 @@ export function PolicyAnalyticsPanel({ id }: { id: string }) {
           </div>
         ))}
       </dl>
+      <p className="mt-3 text-xs text-slate-500">
+        Last 30 days. Loss ratio: approved and paid claims ÷ (premium − refunds).
+      </p>
       <h3 className="mt-6 text-xs font-medium text-slate-600">Gross sales, last 30 days</h3>
       {/* The Y axis sizes itself to its widest label; the X axis keeps its first and last labels inside the card. */}
       <div className="mt-2 h-44 w-full" role="img" aria-label={summary} data-testid="policy-sales-chart">
