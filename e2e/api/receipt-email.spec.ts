@@ -82,14 +82,14 @@ test("a paid checkout mails the customer a receipt with the sample attached and 
   for (const body of [receipt.text, receipt.html]) {
     expect(body).toContain(business);
     expect(body).toContain(policy.name);
-    expect(body).toContain("NGN 4500.00");
+    expect(body).toContain("₦4,500.00");
     expect(body).toContain(payment.reference);
     expect(body).not.toContain(declined.reference);
     expect(body).toContain(`${day(paid.coverage.startsAt)} – ${day(paid.coverage.endsAt)}`);
   }
   expect(receipt.text).toContain(`${business}'s receipt is attached.`);
   expect(receipt.text).toContain(`Reference: ${payment.reference}`);
-  expect(receipt.text).toContain("Amount: NGN 4500.00");
+  expect(receipt.text).toContain("Amount: ₦4,500.00");
   // The certificate: on the policyholder portal (never the PDF itself), the portal, and the public check.
   const certificateLink = `${BASE_URL}/portal/${t.organizationId}/coverages/${paid.coverage.id}`;
   expect(receipt.text).toContain(`Your certificate of insurance: ${certificateLink}`);
@@ -112,8 +112,8 @@ test("a paid checkout mails the customer a receipt with the sample attached and 
   const ownerMail = await waitForMailbox(t.account.email, (m) => paymentNotes(m).length > 0, "a payment-received mail");
   expect(paymentNotes(ownerMail)).toHaveLength(1);
   const note = paymentNotes(ownerMail)[0]!;
-  expect(note.subject).toBe(`Payment received: NGN 4500.00 for ${policy.name}`);
-  expect(note.text).toContain(`${customer} paid NGN 4500.00 for ${policy.name}.`);
+  expect(note.subject).toBe(`Payment received: ₦4,500.00 for ${policy.name}`);
+  expect(note.text).toContain(`${customer} paid ₦4,500.00 for ${policy.name}.`);
   expect(note.text).toContain(`Reference: ${payment.reference}`);
   expect(note.attachments).toHaveLength(0);
   // The owner is not sent the customer's receipt, nor the customer the owner's note.
@@ -135,7 +135,7 @@ test("with email notifications off the owner gets no payment mail, the customer 
   const paid = await verify(t.read, quiet.reference);
   const [receipt] = receipts(await waitForMailbox(quietCustomer, (m) => receipts(m).length > 0, "a receipt"));
   expect(receipt!.subject).toBe(`Your receipt from ${business}: ${policy.name}`);
-  expect(receipt!.text).toContain("Amount: NGN 150.00");
+  expect(receipt!.text).toContain("Amount: ₦150.00");
   expect(receipt!.text).toContain(`Reference: ${quiet.reference}`);
   expect(receipt!.text).toContain(`Coverage: ${day(paid.coverage.startsAt)} – ${day(paid.coverage.endsAt)}`);
   // No receipt sample uploaded: no attachment, and the mail does not claim one.

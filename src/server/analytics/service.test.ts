@@ -699,21 +699,21 @@ describe("activity", () => {
     const expected = [
       {
         type: "payment.completed",
-        summary: "alice@example.test paid NGN 100.00 for Home Basic",
+        summary: "alice@example.test paid ₦100.00 for Home Basic",
         amount: "100.00",
         currency: "NGN",
         href: expect.stringMatching(/^\/payments\/cdp_[\w-]+$/),
       },
       {
         type: "payment.completed",
-        summary: "alice@example.test paid NGN 100.00 for Home Basic",
+        summary: "alice@example.test paid ₦100.00 for Home Basic",
         amount: "100.00",
         currency: "NGN",
         href: expect.stringMatching(/^\/payments\/cdp_[\w-]+$/),
       },
       {
         type: "payment.completed",
-        summary: "bob@example.test paid NGN 50.00 for Fleet",
+        summary: "bob@example.test paid ₦50.00 for Fleet",
         amount: "50.00",
         currency: "NGN",
         href: expect.stringMatching(/^\/payments\/cdp_[\w-]+$/),
@@ -735,7 +735,7 @@ describe("activity", () => {
       },
       ...Object.values(busy.claims).map((id) => ({
         type: "claim.submitted",
-        summary: expect.stringMatching(/^Theft claim of NGN \d+\.00 filed on Home Basic$/),
+        summary: expect.stringMatching(/^Theft claim of ₦[\d,]+\.00 filed on Home Basic$/),
         amount: expect.any(String),
         currency: "NGN",
         href: `/claims/${id}`,
@@ -746,8 +746,8 @@ describe("activity", () => {
     const claimed = items.filter((i) => i.type === "claim.submitted").map((i) => [i.href, i.amount, i.summary]);
     expect(claimed).toEqual(
       expect.arrayContaining([
-        [`/claims/${busy.claims.submitted}`, "10.00", "Theft claim of NGN 10.00 filed on Home Basic"],
-        [`/claims/${busy.claims.paid}`, "5.00", "Theft claim of NGN 5.00 filed on Home Basic"],
+        [`/claims/${busy.claims.submitted}`, "10.00", "Theft claim of ₦10.00 filed on Home Basic"],
+        [`/claims/${busy.claims.paid}`, "5.00", "Theft claim of ₦5.00 filed on Home Basic"],
       ]),
     );
     // Claims were filed after the payments: they come first.
@@ -772,9 +772,9 @@ describe("activity", () => {
     const feed = await listActivity(other.actor, ActivityQuery.parse({}));
     expect(feed.data.map((a) => a.summary).sort()).toEqual(
       [
-        "Theft claim of NGN 500.00 filed on Other",
+        "Theft claim of ₦500.00 filed on Other",
         "zed@example.test bought Other",
-        "zed@example.test paid NGN 999.00 for Other",
+        "zed@example.test paid ₦999.00 for Other",
       ].sort(),
     );
     const { actor } = await ownerWithOrganization();

@@ -6,6 +6,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
+import { displayMoney } from "@/lib/money";
 import { db } from "@/server/db/client";
 import { lossRatio } from "./loss-ratio";
 import { activeAt } from "@/server/coverages/status";
@@ -416,7 +417,7 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 const priced = (amount: string | null, currency: string | null) =>
-  amount && currency ? `${currency} ${amount}` : (amount ?? "an amount");
+  amount && currency ? displayMoney(amount, currency) : (amount ?? "an amount");
 
 /**
  * One feed item from what the event recorded (settle.ts writes the payment, and

@@ -3,7 +3,7 @@
 // ONE transaction that first holds the organization's row lock: concurrent
 // movements of one organization check the available balance one after
 // another, so together they can never take it below zero.
-import { formatMinor } from "@/lib/money";
+import { displayMoney, formatMinor } from "@/lib/money";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 
@@ -23,7 +23,7 @@ export async function availableBalance(organizationId: string, client: Tx | type
 }
 
 export const insufficientFunds = (available: bigint, currency: string) =>
-  new AppError("insufficient_funds", `The available balance is ${formatMinor(available)} ${currency}`);
+  new AppError("insufficient_funds", `The available balance is ${displayMoney(formatMinor(available), currency)}`);
 
 /** Under the lock: 409 insufficient_funds unless the balance covers `amountMinor`. */
 export async function assertBalanceCovers(tx: Tx, organizationId: string, amountMinor: bigint, currency: string): Promise<void> {

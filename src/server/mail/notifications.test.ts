@@ -79,7 +79,7 @@ describe("mail after a payment", () => {
       const mails = await mailsTo(to);
       expect(mails).toHaveLength(1);
       const [mail] = mails;
-      expect(mail!.headers.subject).toEqual(["Payment received: NGN 150.00 for Office contents"]);
+      expect(mail!.headers.subject).toEqual(["Payment received: ₦150.00 for Office contents"]);
       expect(mail!.text).toContain(customer);
       expect(mail!.text).toContain(payment.reference);
       expect(mail!.text).toContain(`${env.APP_URL}/payments/${payment.reference}`);
@@ -98,7 +98,7 @@ describe("mail after a payment", () => {
     for (const part of [
       org.name,
       "Office contents",
-      "NGN 150.00",
+      "₦150.00",
       payment.reference,
       `${day(coverage.startsAt)} – ${day(coverage.endsAt)}`,
       `Paid on: ${day(paid.paidAt!)}`,
@@ -127,7 +127,7 @@ describe("mail after a payment", () => {
     expect(more).toEqual([]);
     expect(receipt!.attachments).toEqual([]);
     expect(receipt!.headers["content-type"]![0]).not.toMatch(/^multipart\/mixed/);
-    expect(receipt!.text).toContain("NGN 150.00");
+    expect(receipt!.text).toContain("₦150.00");
   });
 
   it("with email notifications off, sends the team nothing — the customer's receipt still goes", async () => {
@@ -185,9 +185,9 @@ describe("mail about claims and KYB", () => {
     for (const to of [owner.email, admin.email]) {
       const [mail, ...more] = await mailsTo(to);
       expect(more).toEqual([]);
-      expect(mail!.headers.subject).toEqual(["New theft claim: NGN 5000.00 on Office contents"]);
+      expect(mail!.headers.subject).toEqual(["New theft claim: ₦5,000.00 on Office contents"]);
       expect(mail!.text).toContain("Type: theft");
-      expect(mail!.text).toContain("Amount: NGN 5000.00");
+      expect(mail!.text).toContain("Amount: ₦5,000.00");
       expect(mail!.text).toContain("Policy: Office contents");
       expect(mail!.text).toContain(`${env.APP_URL}/claims`);
       expect(mail!.html).toContain("Laptop &#60;stolen&#62; from the desk");

@@ -99,7 +99,7 @@ describe("a mail that cannot be sent", () => {
     const subjects = server.messages
       .filter((m) => [customer, owner.email].includes(m.headers.to?.[0] ?? ""))
       .map((m) => m.headers.subject?.[0]);
-    expect(subjects.sort()).toEqual([`Payment received: NGN 150.00 for Fleet`, `Your receipt from ${org.name}: Fleet`]);
+    expect(subjects.sort()).toEqual([`Payment received: ₦150.00 for Fleet`, `Your receipt from ${org.name}: Fleet`]);
 
     await makeDue(org.id);
     await runJobsOnce(); // sent stays sent

@@ -14,7 +14,7 @@ describe("mail templates", () => {
       email: "ada@example.test",
       reference: "cdp_ref",
     });
-    expect(mail.subject).toBe(`Payment received: NGN 150.00 for <img src=x onerror="alert(1)">`);
+    expect(mail.subject).toBe(`Payment received: ₦150.00 for <img src=x onerror="alert(1)">`);
     expect(mail.html).not.toContain("<img");
     expect(mail.html).toContain("&#60;img src=x onerror=&#34;alert(1)&#34;&#62;");
     expect(mail.html).toContain("A&#38;B &#60;Ltd&#62;");

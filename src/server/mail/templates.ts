@@ -1,5 +1,6 @@
 // The words of each mail, plain text and HTML, from data already loaded.
 // Pure: no database, no clock. Every value is escaped by layoutEmail.
+import { displayMoney } from "@/lib/money";
 import { env } from "@/server/env";
 import { layoutEmail } from "@/server/integrations/email";
 
@@ -10,7 +11,8 @@ export interface RenderedMail {
   link?: string;
 }
 
-const money = (amount: string, currency: string) => `${currency} ${amount}`;
+/** As the dashboard shows it: "₦40,000.00". */
+const money = (amount: string, currency: string) => displayMoney(amount, currency);
 
 /** "12 March 2026" — a calendar date in UTC, the zone every stored time is in. */
 export const day = (iso: string | Date) =>

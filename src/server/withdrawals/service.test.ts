@@ -95,7 +95,7 @@ describe("requestWithdrawal: amounts", () => {
     expect(await availableBalance(org.id)).toBe(9850n);
     const over = await refusal(requestWithdrawal(actor, withdraw(98.51, account.id)));
     expect(over.code).toBe("insufficient_funds");
-    expect(over.message).toContain("98.50 NGN");
+    expect(over.message).toContain("₦98.50");
 
     const before = Date.now();
     const w = await requestWithdrawal(actor, withdraw(98.5, account.id));
