@@ -80,7 +80,13 @@ export function StatCards({ stats, days }: { stats: DashboardStats; days: number
         link={{ href: "/earnings", label: "Go to earnings" }}
         emphasis
       >
-        Ready to withdraw
+        <span data-testid="available-why">
+          {stats.todos.kybStatus !== "approved"
+            ? "Withdrawable once your KYB is approved"
+            : !stats.todos.hasVerifiedBankAccount
+              ? "Withdrawable once a bank account is verified"
+              : "Ready to withdraw"}
+        </span>
       </Stat>
     </div>
   );

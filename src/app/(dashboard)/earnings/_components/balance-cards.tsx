@@ -45,9 +45,9 @@ export function BalanceCards({
   const up = (signedMinor(net) ?? 0n) >= (signedMinor(previous30DaysNet) ?? 0n);
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Stat testId="balance-available" label="Available balance" value={money(overview.availableBalance)} emphasis>
-          Ready to withdraw
+          Payments less fees, withdrawals, refunds and claim payouts
         </Stat>
         <Stat testId="balance-pending" label="Pending withdrawals" value={money(overview.pendingWithdrawals)}>
           On their way to your bank
@@ -57,6 +57,12 @@ export function BalanceCards({
         </Stat>
         <Stat testId="balance-fees" label="Platform fees" value={money(overview.platformFees)}>
           Coverdesk&apos;s fees on your payments
+        </Stat>
+        <Stat testId="balance-refunded" label="Refunded" value={money(overview.totalRefunded)}>
+          Back to customers (failed refunds came back)
+        </Stat>
+        <Stat testId="balance-claims-paid" label="Claims paid" value={money(overview.totalClaimsPaid)}>
+          Paid out through Coverdesk
         </Stat>
       </div>
       <Card className="flex flex-col gap-3 p-5 sm:flex-row sm:items-center sm:justify-between">
