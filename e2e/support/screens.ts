@@ -49,6 +49,15 @@ export async function axeViolations(page: Page, opts: { toasts?: boolean } = {})
       type Axe = { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> };
       type AxeViolation = { id: string; impact?: string | null; help: string; nodes: { target: string[] }[] };
       const axe = (window as unknown as { axe: Axe }).axe;
+      // Colours are judged at rest: a button fading back from its loading state (a CSS transition)
+      // measured half-way fails contrast. Finite animations finish first (a second at most).
+      const moving = document
+        .getAnimations()
+        .filter((a) => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity);
+      await Promise.race([
+        Promise.all(moving.map((a) => a.finished.catch(() => undefined))),
+        new Promise((r) => setTimeout(r, 1000)),
+      ]);
       const results = await axe.run(
         { include: [["html"]], exclude },
         { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"], iframes: false },
