@@ -9,9 +9,17 @@
 import crypto from "node:crypto";
 import { Prisma, type ClaimPayout as PayoutRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import type { ClaimPayout, ClaimPayoutList, PayClaimInput } from "@/lib/schemas/claim-payouts";
+import type {
+  BankList,
+  ClaimPayout,
+  ClaimPayoutList,
+  PayClaimInput,
+  ResolveAccountQuery,
+  ResolvedAccount,
+} from "@/lib/schemas/claim-payouts";
 import { assertCan, isLive, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
+import { currencyOf } from "@/server/earnings/service";
 import { env } from "@/server/env";
 import { AppError, notFound, validationError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -136,4 +144,17 @@ export async function listClaimPayouts(actor: Actor, claimId: string): Promise<C
   if (!claim) throw notFound("Claim");
   const rows = await db.claimPayout.findMany({ where: { claimId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 100 });
   return { data: rows.map(toClaimPayout) };
+}
+
+/** The banks a payout can go to, from the payout provider of the actor's mode. */
+export async function listBanks(actor: Actor): Promise<BankList> {
+  assertCan(actor, "read");
+  return { data: await payoutProviderFor(isLive(actor)).banks(await currencyOf(actor.organizationId)) };
+}
+
+/** The account holder's name at the bank (422 when the bank or the account is unknown). */
+export async function resolveBankAccount(actor: Actor, input: ResolveAccountQuery): Promise<ResolvedAccount> {
+  assertCan(actor, "read");
+  const accountName = await payoutProviderFor(isLive(actor)).resolveAccount(input.accountNumber, input.bankCode);
+  return { accountNumber: input.accountNumber, bankCode: input.bankCode, accountName };
 }

@@ -25,7 +25,8 @@ import {
 const DAY_MS = 86_400_000;
 const DEFAULT_SERIES_DAYS = 30;
 
-const currencyOf = async (organizationId: string) =>
+/** The organization's currency. */
+export const currencyOf = async (organizationId: string) =>
   (await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } })).currency;
 
 /** The overview's figures in minor units (also what the ledger check compares against). */

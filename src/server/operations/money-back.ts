@@ -13,15 +13,9 @@ import {
 import { IdParam } from "@/lib/schemas/ids";
 import { ReferenceParam } from "@/lib/schemas/payments";
 import { ListRefundsQuery, Refund, RefundList, RefundPaymentInput } from "@/lib/schemas/refunds";
-import { assertCan, isLive } from "@/server/actor";
-import { listClaimPayouts, payClaim } from "@/server/claim-payouts/service";
-import { db } from "@/server/db/client";
-import { payoutProviderFor } from "@/server/payouts/provider";
+import { listBanks, listClaimPayouts, payClaim, resolveBankAccount } from "@/server/claim-payouts/service";
 import { listRefunds, refundPayment } from "@/server/refunds/service";
 import { operation } from "./operation";
-
-const currencyOf = async (organizationId: string) =>
-  (await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } })).currency;
 
 export const moneyBackOperations = [
   // POST /api/v1/payments/{reference}/refund — full (default) or partial
@@ -133,11 +127,7 @@ export const moneyBackOperations = [
       tag: "Payouts",
       errors: ["provider_error"],
     },
-    handler: async ({ actor }) => {
-      assertCan(actor, "read");
-      const banks = await payoutProviderFor(isLive(actor)).banks(await currencyOf(actor.organizationId));
-      return { data: banks };
-    },
+    handler: ({ actor }) => listBanks(actor),
   }),
   // GET /api/v1/business/payment-methods/resolve — the account holder's name
   operation({
@@ -160,10 +150,6 @@ export const moneyBackOperations = [
       queryError: "validation_failed",
       errors: ["provider_error"],
     },
-    handler: async ({ actor, input }) => {
-      assertCan(actor, "read");
-      const accountName = await payoutProviderFor(isLive(actor)).resolveAccount(input.accountNumber, input.bankCode);
-      return { accountNumber: input.accountNumber, bankCode: input.bankCode, accountName };
-    },
+    handler: ({ actor, input }) => resolveBankAccount(actor, input),
   }),
 ] as const;

@@ -11,7 +11,7 @@ import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { formatDateTime } from "@/lib/format";
-import { displayMoney, parseDecimal } from "@/lib/money-format";
+import { displayMoney, formatMinor, parseDecimal } from "@/lib/money-format";
 import { RefundPaymentInput } from "@/lib/schemas/refunds";
 import { toast } from "@/lib/toast";
 import { errorInfo, useTRPC } from "@/trpc/react";
@@ -19,10 +19,7 @@ import { useMe } from "../../_components/me";
 
 const POLL_MS = 2000;
 
-const minus = (a: string, b: string) => {
-  const left = (parseDecimal(a) ?? 0n) - (parseDecimal(b) ?? 0n);
-  return `${left / 100n}.${String(left % 100n).padStart(2, "0")}`;
-};
+const minus = (a: string, b: string) => formatMinor((parseDecimal(a) ?? 0n) - (parseDecimal(b) ?? 0n));
 
 export function PaymentRefunds({
   reference,
