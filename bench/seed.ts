@@ -255,8 +255,10 @@ export async function seedHistory(client: pg.Client, opts: HistoryOptions): Prom
 
     await step(log, "coverages: one per (policy, customer), renewed by later payments", () =>
       q(
-        `INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "startsAt", "endsAt", "renewalCount", "createdAt", "updatedAt")
+        `INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "startsAt", "periodStartsAt", "endsAt", "renewalCount", "createdAt", "updatedAt")
          SELECT 'bench_cov_' || $2::text || '_' || row_number() OVER (), $1, p."policyId", p.email, min(p."paidAt"),
+           min(p."paidAt") + (count(*) - 1) * CASE pol.duration WHEN 'monthly' THEN interval '1 month'
+             WHEN 'quarterly' THEN interval '3 months' ELSE interval '1 year' END,
            min(p."paidAt") + count(*) * CASE pol.duration WHEN 'monthly' THEN interval '1 month'
              WHEN 'quarterly' THEN interval '3 months' ELSE interval '1 year' END,
            count(*) - 1, min(p."paidAt"), max(p."paidAt")

@@ -31,4 +31,5 @@ export const EVENT_TYPES = [
   "claim.updated",
   "claim.paid",
   "payment.refunded",
+  "coverage.cancelled",
 ] as const;

@@ -44,6 +44,7 @@ const TABLE = {
   bank_account_not_verified: [409, "CONFLICT", "Bank account not verified"],
   insufficient_funds: [409, "CONFLICT", "Insufficient funds"],
   payout_exists: [409, "CONFLICT", "Payout already exists"],
+  coverage_cancelled: [409, "CONFLICT", "Coverage cancelled"],
   currency_locked: [409, "CONFLICT", "Currency cannot change"],
   // A payment in another currency than its business's is never credited (left pending, logged for review).
   currency_mismatch: [409, "CONFLICT", "Currency mismatch"],

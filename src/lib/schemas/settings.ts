@@ -1,4 +1,5 @@
 import { M, z } from "@/lib/messages";
+import { COOLING_OFF_DAYS_MAX } from "@/lib/schemas/coverages";
 import { FileField } from "@/lib/schemas/files";
 
 /** Renewal reminders: at most 5 distinct days, each 1–90. */
@@ -36,6 +37,12 @@ export const Settings = z
     notifications: z.object({ email: z.boolean(), sms: z.boolean() }),
     api: z.object({ rateLimit: z.number().int().describe("Requests per minute for the organization, over all its keys") }),
     reminders: z.object({ daysBefore: z.array(z.number().int()).describe("Largest first; empty: no reminders") }),
+    coverage: z.object({
+      coolingOffDays: z
+        .number()
+        .int()
+        .describe("Days from a period's start within which a cancellation refunds the whole premium of the period"),
+    }),
     branding: z
       .object({
         accentColor: z.string().nullable().describe("#rrggbb, or null for Coverdesk's own"),
@@ -60,6 +67,17 @@ export const UpdateSettingsInput = z
       })
       .optional(),
     reminders: z.strictObject({ daysBefore: ReminderDays.optional() }).optional(),
+    coverage: z
+      .strictObject({
+        coolingOffDays: z
+          .number(M.between(0, COOLING_OFF_DAYS_MAX))
+          .int(M.between(0, COOLING_OFF_DAYS_MAX))
+          .min(0, M.between(0, COOLING_OFF_DAYS_MAX))
+          .max(COOLING_OFF_DAYS_MAX, M.between(0, COOLING_OFF_DAYS_MAX))
+          .optional()
+          .describe("0–30 (default 14): days from a period's start within which a cancellation refunds the whole premium"),
+      })
+      .optional(),
     branding: z
       .strictObject({
         accentColor: HexColor.nullable().optional().describe("#rrggbb (e.g. #1d4ed8); null for Coverdesk's own"),

@@ -15,7 +15,7 @@ export const CreateWebhookInput = z
       .min(1, "Choose at least one event")
       .refine((e) => new Set(e).size === e.length, M.noRepeats("event"))
       .describe(
-        "The events to receive: `payment.completed` (data: the Payment), `policy.purchased` and `policy.renewed` ({coverage, policy, payment}), `claim.submitted` (the Claim, with the `attachments` filed with it), `coverage.expiring` (the Coverage, when the first renewal reminder of its period goes to the policyholder — once per period) and `coverage.expired` (the Coverage, status expired, once its end passed without a renewal — once per period)",
+        "The events to receive: `payment.completed` (data: the Payment), `policy.purchased` and `policy.renewed` ({coverage, policy, payment}), `claim.submitted` (the Claim, with the `attachments` filed with it), `coverage.expiring` (the Coverage, when the first renewal reminder of its period goes to the policyholder — once per period) and `coverage.expired` (the Coverage, status expired, once its end passed without a renewal — once per period), `claim.updated` (the Claim with `previousStatus`), `claim.paid` (the Claim), `payment.refunded` (the Refund, once processed) and `coverage.cancelled` (the Coverage, status cancelled, with the `refund` it made or null)",
       ),
     secret: z.string().min(16).max(200).optional().describe("Your own signing secret; we generate a `whsec_…` one when absent"),
   })

@@ -559,6 +559,7 @@ async function historicOrg() {
         policyId: policy.id,
         customerEmail: email,
         startsAt: when,
+        periodStartsAt: when,
         endsAt: new Date(when.getTime() + 30 * DAY_MS),
         createdAt: when,
         updatedAt: when,

@@ -133,6 +133,7 @@ describe("certificate numbers", () => {
         policyId: policy.id,
         customerEmail: `c${i}-${tag}@example.test`,
         startsAt: new Date(),
+        periodStartsAt: new Date(),
         endsAt: new Date(Date.now() + 86_400_000),
       })),
     });
@@ -363,6 +364,7 @@ describe("verifyCertificate", () => {
       policy: { name: "Van cover", type: "auto" },
       startsAt: coverage.startsAt,
       endsAt: coverage.endsAt,
+      cancelledAt: null,
     });
     expect(JSON.stringify(verified)).not.toMatch(/ada@example|Ada Obi|150/);
   });

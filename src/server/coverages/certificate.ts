@@ -36,7 +36,7 @@ import { coverageStatus } from "./status";
 export const verifyUrl = (certificateNumber: string): string => `${env.APP_URL}/verify/${certificateNumber}`;
 
 export type CertificateStatus = CoverageStatus;
-/** The one rule of a coverage's status (./status): active until endsAt, expired from it on. */
+/** The one rule of a coverage's status (./status): cancelled once cancelled, else active until endsAt, expired from it on. */
 const statusAt = coverageStatus;
 
 /** "25 November 2026, 14:30 UTC": a period is exact to the minute. */
@@ -63,6 +63,7 @@ export interface VerifiedCertificate {
   policy: { name: string; type: string };
   startsAt: Date;
   endsAt: Date;
+  cancelledAt: Date | null;
 }
 
 /**
@@ -80,6 +81,7 @@ export async function verifyCertificate(certificateNumber: string, now = new Dat
       organizationId: true,
       startsAt: true,
       endsAt: true,
+      cancelledAt: true,
       policy: { select: { name: true, type: true } },
     },
   });
@@ -88,7 +90,8 @@ export async function verifyCertificate(certificateNumber: string, now = new Dat
   if (!brand) return null;
   return {
     certificateNumber: row.certificateNumber,
-    status: statusAt(row.endsAt, now),
+    status: statusAt(row, now),
+    cancelledAt: row.cancelledAt,
     livemode: brand.livemode,
     business: { name: brand.name, accentColor: brand.accentColor, logoFileId: brand.logo?.id ?? null },
     policy: { name: row.policy.name, type: row.policy.type },
@@ -392,7 +395,7 @@ export async function certificatePdf(
   };
   const accent = hexColor(brand.accentColor);
   const w = new Writer(doc, fonts, accent);
-  const status = statusAt(coverage.endsAt, now);
+  const status = statusAt(coverage, now);
   const url = verifyUrl(coverage.certificateNumber);
 
   // The business: logo (when it can be drawn) and name.
@@ -468,7 +471,11 @@ export async function certificatePdf(
   w.field("Renewals", String(coverage.renewalCount));
   w.field(
     "Status on issue",
-    status === "active" ? `Active on ${certificateDate(now)}` : `Expired on ${certificateDateTime(coverage.endsAt)}`,
+    status === "active"
+      ? `Active on ${certificateDate(now)}`
+      : status === "cancelled"
+        ? `Cancelled on ${certificateDateTime(coverage.cancelledAt!)}: not valid`
+        : `Expired on ${certificateDateTime(coverage.endsAt)}`,
   );
 
   w.heading("What it covers");

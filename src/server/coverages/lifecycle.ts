@@ -123,7 +123,7 @@ async function expireBatch(now: Date, opts: LifecycleOptions): Promise<{ claimed
       FOR UPDATE OF c SKIP LOCKED`;
     let expired = 0;
     for (const row of rows) {
-      if (isActiveAt(row.endsAt, now)) {
+      if (isActiveAt(row, now)) {
         // Its end moved on since (renewed): the new period's schedule instead.
         await scheduleCoverage(tx, row);
         continue;

@@ -36,5 +36,5 @@ export async function rescheduleReminders(tx: Tx, accountId: string, days: numbe
     UPDATE coverage c SET
       "remindAt" = CASE WHEN ${largest}::int IS NULL THEN NULL ELSE c."endsAt" - make_interval(days => ${largest}::int) END
     WHERE c."organizationId" IN (SELECT id FROM organization WHERE id = ${accountId} OR "liveOrganizationId" = ${accountId})
-      AND c."endsAt" > ${now}::timestamp`;
+      AND c."endsAt" > ${now}::timestamp AND c."cancelledAt" IS NULL`;
 }

@@ -102,7 +102,7 @@ export async function getCustomer(actor: Actor, id: string, now = new Date()): P
     }),
   ]);
   const counts: Counts = new Map([
-    [row.email, { total: coverages.length, active: coverages.filter((c) => isActiveAt(c.endsAt, now)).length }],
+    [row.email, { total: coverages.length, active: coverages.filter((c) => isActiveAt(c, now)).length }],
   ]);
   return {
     ...toCustomer(row, currency, counts),

@@ -1,4 +1,5 @@
-// Money back to the insured: refunds of payments, claim payouts, and the banks
+// Money back to the insured: refunds of payments, cancellations of coverages,
+// claim payouts, and the banks
 // and account names a payout needs. The REST API and the dashboard call the
 // same services; every one of them takes the organization's balance lock
 // (src/server/ledger/balance.ts) with withdrawals.
@@ -10,14 +11,81 @@ import {
   ResolveAccountQuery,
   ResolvedAccount,
 } from "@/lib/schemas/claim-payouts";
+import { CancelCoverageInput, CancellationQuote, CancelledCoverage, Coverage } from "@/lib/schemas/coverages";
 import { IdParam } from "@/lib/schemas/ids";
 import { ReferenceParam } from "@/lib/schemas/payments";
 import { ListRefundsQuery, Refund, RefundList, RefundPaymentInput } from "@/lib/schemas/refunds";
 import { listBanks, listClaimPayouts, payClaim, resolveBankAccount } from "@/server/claim-payouts/service";
+import { cancelCoverage, getCancellationQuote, getCoverage } from "@/server/coverages/cancel";
 import { listRefunds, refundPayment } from "@/server/refunds/service";
 import { operation } from "./operation";
 
 export const moneyBackOperations = [
+  // GET /api/v1/business/coverages/{id} — one coverage
+  operation({
+    name: "coverages.get",
+    auth: ["apiKey", "session"],
+    permission: "read",
+    kind: "query",
+    input: IdParam,
+    output: Coverage,
+    dashboard: true,
+    rest: {
+      method: "GET",
+      path: "/business/coverages/{id}",
+      operationId: "getCoverage",
+      summary: "Get a coverage",
+      tag: "Coverages",
+      params: IdParam,
+    },
+    handler: ({ actor, input }) => getCoverage(actor, input.id),
+  }),
+  // GET /api/v1/business/coverages/{id}/cancellation-quote — what cancelling now would refund
+  operation({
+    name: "coverages.cancellationQuote",
+    auth: ["apiKey", "session"],
+    permission: "read",
+    kind: "query",
+    input: IdParam,
+    output: CancellationQuote,
+    dashboard: true,
+    rest: {
+      method: "GET",
+      path: "/business/coverages/{id}/cancellation-quote",
+      operationId: "getCancellationQuote",
+      summary: "Quote a cancellation",
+      description:
+        "What cancelling the coverage now would refund, and by which rule: within the cooling-off days (`settings.coverage.coolingOffDays`, default 14) of the current period's start the whole premium of that period (`cooling_off`); later the period's unused whole days, pro rata, rounded down (`pro_rata`); nothing when a claim on this coverage was approved or paid in the period (`claim_on_cover`). A cancelled or ended coverage → 409 `invalid_state`.",
+      tag: "Coverages",
+      params: IdParam,
+      errors: ["invalid_state"],
+    },
+    handler: ({ actor, input }) => getCancellationQuote(actor, input.id),
+  }),
+  // POST /api/v1/business/coverages/{id}/cancel — cancel, refunding by the rule (or not)
+  operation({
+    name: "coverages.cancel",
+    auth: ["apiKey", "session"],
+    permission: "write",
+    kind: "mutation",
+    input: IdParam.extend({ data: CancelCoverageInput }),
+    output: CancelledCoverage,
+    dashboard: true,
+    rest: {
+      method: "POST",
+      path: "/business/coverages/{id}/cancel",
+      operationId: "cancelCoverage",
+      summary: "Cancel a coverage",
+      description:
+        "Cancels the coverage now and, with `refund: \"auto\"` (the default), refunds what the cancellation quote says to the payment that bought the period, in the same transaction (a Refund, as `POST /payments/{reference}/refund` makes). A cancelled coverage gets no reminders and no expiry event, cannot be renewed (409 `coverage_cancelled`), and its certificate and verification page say cancelled; a later purchase of the policy by the same email starts a new period. A cancelled or ended coverage → 409 `invalid_state`; a refund the available balance cannot cover → 409 `insufficient_funds` and nothing changes (cancel with `refund: \"none\"` instead). Event `coverage.cancelled`. Owner or admin only. Send an `Idempotency-Key` to retry safely.",
+      tag: "Coverages",
+      params: IdParam,
+      body: CancelCoverageInput,
+      errors: ["invalid_state", "insufficient_funds"],
+      input: ({ params, body }) => ({ id: params.id, data: body }),
+    },
+    handler: ({ actor, input }) => cancelCoverage(actor, input.id, input.data),
+  }),
   // POST /api/v1/payments/{reference}/refund — full (default) or partial
   operation({
     name: "refunds.create",

@@ -5,6 +5,7 @@
 // same-origin rule: the cookie is SameSite=Lax, and the check closes the rest).
 import { z } from "@/lib/messages";
 import { claimFormFiles, CLAIM_FILE_FIELDS } from "@/lib/schemas/claims";
+import { PortalCancelInput } from "@/lib/schemas/coverages";
 import { PortalClaimForm, PortalEmailInput, PortalSignInInput } from "@/lib/schemas/portal";
 import { clientIpOf } from "@/server/client-ip";
 import { certificateResponse } from "@/server/coverages/certificate";
@@ -21,7 +22,14 @@ import {
   signInWithCode,
   signOutPortal,
 } from "@/server/portal/auth";
-import { filePortalClaim, portalAttachment, portalCertificate, renewCoverage } from "@/server/portal/service";
+import {
+  filePortalClaim,
+  portalAttachment,
+  portalCancelCoverage,
+  portalCancellationQuote,
+  portalCertificate,
+  renewCoverage,
+} from "@/server/portal/service";
 import { operation, type AuthKind, type Principal } from "./operation";
 
 const MAX_JSON_BYTES = 16 * 1024;
@@ -140,6 +148,37 @@ export const portalOperations = [
       headers: PRIVATE,
     },
     handler: ({ holder, input }) => renewCoverage(holder, input.coverageId),
+  }),
+  /** GET coverages/{coverageId}/cancellation-quote: what cancelling now would refund, by the business's rule. */
+  operation({
+    name: "portal.cancellationQuote",
+    auth: ["portal"],
+    permission: "read",
+    kind: "query",
+    http: {
+      method: "GET",
+      path: "/api/portal/{organizationId}/coverages/{coverageId}/cancellation-quote",
+      params: OrgCoverage,
+      headers: PRIVATE,
+    },
+    handler: ({ holder, input }) => portalCancellationQuote(holder, input.coverageId),
+  }),
+  /** POST coverages/{coverageId}/cancel {reason}: the policyholder cancels, refunded by the rule they were quoted. */
+  operation({
+    name: "portal.cancel",
+    auth: ["portal"],
+    permission: "write",
+    kind: "mutation",
+    http: {
+      method: "POST",
+      path: "/api/portal/{organizationId}/coverages/{coverageId}/cancel",
+      params: OrgCoverage,
+      body: PortalCancelInput,
+      bodyRequired: true,
+      maxBodyBytes: MAX_JSON_BYTES,
+      headers: PRIVATE,
+    },
+    handler: ({ holder, input }) => portalCancelCoverage(holder, input.coverageId, { reason: input.reason }),
   }),
   /** GET coverages/{coverageId}/certificate: the certificate of insurance (PDF). */
   operation({

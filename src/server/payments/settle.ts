@@ -95,21 +95,29 @@ export async function settlePayment(
 
     // Created by the first payment of (policy, email), extended from the later
     // of now and its current end by every next one — atomically, even when two
-    // payments of the same customer settle at once.
+    // payments of the same customer settle at once. A cancelled coverage is
+    // not extended: the payment buys a new period from now (a purchase again).
     const interval = INTERVAL[policy.duration];
-    const [coverage] = await tx.$queryRaw<CoverageRow[]>`
-      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "customerName", "startsAt", "endsAt", "renewalCount", "certificateNumber", "createdAt", "updatedAt")
-      VALUES (${newId()}, ${pending.organizationId}, ${policy.id}, ${pending.email}, ${name}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${newCertificateNumber()}, ${now}, ${now})
+    const [before] = await tx.$queryRaw<{ cancelled: boolean }[]>`
+      SELECT "cancelledAt" IS NOT NULL AS cancelled FROM coverage
+      WHERE "policyId" = ${policy.id} AND "customerEmail" = ${pending.email} FOR UPDATE`;
+    const [upserted] = await tx.$queryRaw<(CoverageRow & { inserted: boolean })[]>`
+      INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "customerName", "startsAt", "periodStartsAt", "endsAt", "renewalCount", "certificateNumber", "createdAt", "updatedAt")
+      VALUES (${newId()}, ${pending.organizationId}, ${policy.id}, ${pending.email}, ${name}, ${now}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${newCertificateNumber()}, ${now}, ${now})
       ON CONFLICT ("policyId", "customerEmail") DO UPDATE SET
-        "endsAt" = GREATEST(coverage."endsAt", EXCLUDED."startsAt") + ${interval}::interval,
-        "renewalCount" = coverage."renewalCount" + 1,
+        "periodStartsAt" = CASE WHEN coverage."cancelledAt" IS NULL THEN GREATEST(coverage."endsAt", EXCLUDED."startsAt") ELSE EXCLUDED."startsAt" END,
+        "endsAt" = CASE WHEN coverage."cancelledAt" IS NULL THEN GREATEST(coverage."endsAt", EXCLUDED."startsAt") ELSE EXCLUDED."startsAt" END + ${interval}::interval,
+        "renewalCount" = coverage."renewalCount" + CASE WHEN coverage."cancelledAt" IS NULL THEN 1 ELSE 0 END,
+        "cancelledAt" = NULL,
+        "cancellationReason" = NULL,
         "customerName" = COALESCE(EXCLUDED."customerName", coverage."customerName"),
         "updatedAt" = EXCLUDED."updatedAt"
-      RETURNING *`;
-    if (!coverage) throw new Error("coverage upsert returned nothing");
+      RETURNING *, (xmax = 0) AS inserted`;
+    if (!upserted) throw new Error("coverage upsert returned nothing");
+    const { inserted, ...coverage } = upserted;
     // The new period's reminders and its expiry event are due again.
     await scheduleCoverage(tx, coverage);
-    const purchased = coverage.renewalCount === 0;
+    const purchased = inserted || before?.cancelled === true;
 
     // The customer (one per email), with running totals for the customers list.
     await tx.$executeRaw`

@@ -134,6 +134,7 @@ describe("policies", () => {
         policyId: policy.id,
         customerEmail: "a@x.test",
         startsAt: now,
+        periodStartsAt: now,
         endsAt: new Date(now.getTime() + 1e10),
         renewalCount: 1,
       },

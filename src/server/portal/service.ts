@@ -5,6 +5,7 @@
 import type { Actor } from "@/server/actor";
 import { MAX_CLAIM_ATTACHMENTS } from "@/server/claims/attachments";
 import { fileClaim, toClaim } from "@/server/claims/service";
+import { cancelCoverageOf, cancellationQuoteFor } from "@/server/coverages/cancel";
 import { certificatePdf, verifyUrl } from "@/server/coverages/certificate";
 import { coverageStatus } from "@/server/coverages/status";
 import { db } from "@/server/db/client";
@@ -14,6 +15,7 @@ import { storageNamed } from "@/server/files/storage";
 import { initializePayment } from "@/server/payments/service";
 import { formatMinor } from "@/lib/money";
 import { portalUrl, type PortalSession } from "./auth";
+import type { PortalCancelInput } from "@/lib/schemas/coverages";
 import type { PortalClaimInput } from "@/lib/schemas/portal";
 
 const LIST_LIMIT = 50;
@@ -23,10 +25,12 @@ export interface PortalCoverage {
   id: string;
   certificateNumber: string;
   verifyUrl: string;
-  status: "active" | "expired";
+  status: "active" | "expired" | "cancelled";
   startsAt: string;
+  periodStartsAt: string;
   endsAt: string;
   renewalCount: number;
+  cancelledAt: string | null;
   policy: { id: string; name: string; type: string; duration: string; price: string; currency: string; onSale: boolean };
 }
 
@@ -61,7 +65,9 @@ const coverageSelect = {
   id: true,
   certificateNumber: true,
   startsAt: true,
+  periodStartsAt: true,
   endsAt: true,
+  cancelledAt: true,
   renewalCount: true,
   policy: { select: { id: true, name: true, type: true, duration: true, priceMinor: true, currency: true, isActive: true } },
 } as const;
@@ -70,7 +76,9 @@ type CoverageRow = {
   id: string;
   certificateNumber: string;
   startsAt: Date;
+  periodStartsAt: Date;
   endsAt: Date;
+  cancelledAt: Date | null;
   renewalCount: number;
   policy: { id: string; name: string; type: string; duration: string; priceMinor: bigint; currency: string; isActive: boolean };
 };
@@ -79,9 +87,11 @@ const toPortalCoverage = (c: CoverageRow, now: Date): PortalCoverage => ({
   id: c.id,
   certificateNumber: c.certificateNumber,
   verifyUrl: verifyUrl(c.certificateNumber),
-  status: coverageStatus(c.endsAt, now),
+  status: coverageStatus(c, now),
   startsAt: c.startsAt.toISOString(),
+  periodStartsAt: c.periodStartsAt.toISOString(),
   endsAt: c.endsAt.toISOString(),
+  cancelledAt: c.cancelledAt?.toISOString() ?? null,
   renewalCount: c.renewalCount,
   policy: {
     id: c.policy.id,
@@ -228,6 +238,9 @@ async function holderActor(s: PortalSession): Promise<Actor> {
 /** Starts a renewal: a new payment of the policy's price through the hosted checkout, back to the coverage afterwards. */
 export async function renewCoverage(s: PortalSession, coverageId: string): Promise<{ reference: string; authorizationUrl: string }> {
   const row = await ownCoverage(s, coverageId);
+  if (row.cancelledAt) {
+    throw new AppError("coverage_cancelled", "This cover was cancelled, so it cannot be renewed. Buy the policy again to start new cover.");
+  }
   if (!row.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer sold, so it cannot be renewed here. Contact the business.");
   const payment = await initializePayment(await holderActor(s), {
     policyId: row.policy.id,
@@ -236,6 +249,17 @@ export async function renewCoverage(s: PortalSession, coverageId: string): Promi
     callbackUrl: portalUrl(s.organizationId, `/coverages/${row.id}`),
   });
   return { reference: payment.reference, authorizationUrl: payment.authorizationUrl };
+}
+
+/** What cancelling one of the policyholder's coverages now would refund. */
+export async function portalCancellationQuote(s: PortalSession, coverageId: string) {
+  return cancellationQuoteFor(s.organizationId, coverageId, s.email);
+}
+
+/** The policyholder cancels one of their coverages (refund by the business's rule), after seeing the quote. */
+export async function portalCancelCoverage(s: PortalSession, coverageId: string, input: PortalCancelInput) {
+  const cancelled = await cancelCoverageOf(s.organizationId, coverageId, { ...input, refund: "auto" }, { customerEmail: s.email });
+  return { status: cancelled.status, cancelledAt: cancelled.cancelledAt, refund: cancelled.refund };
 }
 
 /** Files a claim on one of the policyholder's coverages, with its evidence: the one claim-filing service (all of it or nothing). */

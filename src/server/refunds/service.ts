@@ -5,11 +5,11 @@
 // ledger debit, the payment's refunded amount and the event. The refund job
 // (job.ts) then sends it to the payment's provider.
 import crypto from "node:crypto";
-import { Prisma, type Refund as RefundRow } from "@/generated/prisma/client";
+import { Prisma, type Payment as PaymentRow, type Refund as RefundRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import type { ListRefundsQuery, Refund, RefundPaymentInput } from "@/lib/schemas/refunds";
 import { assertCan, type Actor } from "@/server/actor";
-import { db } from "@/server/db/client";
+import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound, validationError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { assertBalanceCovers, LOCKED_TX, lockOrganizationBalance } from "@/server/ledger/balance";
@@ -56,40 +56,55 @@ export async function refundPayment(actor: Actor, paymentReference: string, inpu
       throw validationError([{ path: "amount", message: `Refund at most what is left of the payment, ${formatMinor(left)}` }]);
     }
     await assertBalanceCovers(tx, orgId, amount, payment.currency);
-
-    const now = new Date();
-    const reference = newRefundReference();
-    const row = await tx.refund.create({
-      data: {
-        organizationId: orgId,
-        paymentId: payment.id,
-        amountMinor: amount,
-        currency: payment.currency,
-        reason: input.reason || null,
-        provider: payment.provider,
-        reference,
-        createdAt: now,
-        runAt: now,
-      },
-      include: withPaymentReference,
-    });
-    await tx.payment.update({ where: { id: payment.id }, data: { refundedMinor: { increment: amount } } });
-    await tx.ledgerTransaction.create({
-      data: {
-        organizationId: orgId,
-        type: "refund",
-        amountMinor: -amount,
-        currency: payment.currency,
-        reference,
-        policyId: payment.policyId,
-        description: `Refund to ${payment.email} (payment ${payment.reference})`,
-        createdAt: now,
-      },
-    });
-    const refund = toRefund(row);
-    await recordEvent(tx, orgId, "refund.created", refund, payment.reference);
-    return refund;
+    return insertRefund(tx, payment, amount, input.reason || null);
   }, LOCKED_TX);
+}
+
+/**
+ * The refund of `amount` of a successful payment: its row, the payment's
+ * refunded amount, the ledger debit and `refund.created`. The caller holds
+ * the organization's balance lock and has checked the amount against what is
+ * left of the payment and against the available balance.
+ */
+export async function insertRefund(
+  tx: Tx,
+  payment: PaymentRow,
+  amount: bigint,
+  reason: string | null,
+  { coverageId = null, now = new Date() }: { coverageId?: string | null; now?: Date } = {},
+): Promise<Refund> {
+  const reference = newRefundReference();
+  const row = await tx.refund.create({
+    data: {
+      organizationId: payment.organizationId,
+      paymentId: payment.id,
+      amountMinor: amount,
+      currency: payment.currency,
+      reason,
+      provider: payment.provider,
+      reference,
+      coverageId,
+      createdAt: now,
+      runAt: now,
+    },
+    include: withPaymentReference,
+  });
+  await tx.payment.update({ where: { id: payment.id }, data: { refundedMinor: { increment: amount } } });
+  await tx.ledgerTransaction.create({
+    data: {
+      organizationId: payment.organizationId,
+      type: "refund",
+      amountMinor: -amount,
+      currency: payment.currency,
+      reference,
+      policyId: payment.policyId,
+      description: `Refund to ${payment.email} (payment ${payment.reference})`,
+      createdAt: now,
+    },
+  });
+  const refund = toRefund(row);
+  await recordEvent(tx, payment.organizationId, "refund.created", refund, payment.reference);
+  return refund;
 }
 
 export async function listRefunds(actor: Actor, query: ListRefundsQuery): Promise<Page<Refund>> {

@@ -40,7 +40,7 @@ async function expectAppError(promise: Promise<unknown>, code: ErrorCode) {
   expect((err as AppError).code).toBe(code);
 }
 
-const EXTRAS = { reminders: { daysBefore: [14, 3] }, branding: { accentColor: null, logo: null } };
+const EXTRAS = { reminders: { daysBefore: [14, 3] }, coverage: { coolingOffDays: 14 }, branding: { accentColor: null, logo: null } };
 const DEFAULTS = { notifications: { email: true, sms: false }, api: { rateLimit: 600 }, ...EXTRAS };
 
 describe("getSettings", () => {
@@ -182,6 +182,20 @@ describe("renewal reminder days", () => {
     const parsed = UpdateSettingsInput.safeParse({ reminders: { daysBefore } });
     expect(parsed.success).toBe(false);
     expect(parsed.error!.issues.map((i) => [i.path.join("."), i.message])).toContainEqual([path, message]);
+  });
+
+  it("cooling-off days: 0–30 whole days, kept on the account for both modes", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    await expect(updateSettings(actor, UpdateSettingsInput.parse({ coverage: { coolingOffDays: 0 } }))).resolves.toMatchObject({
+      coverage: { coolingOffDays: 0 },
+    });
+    expect((await db.organization.findUniqueOrThrow({ where: { id: org.id } })).coolingOffDays).toBe(0);
+    for (const bad of [-1, 31, 2.5, "7"]) {
+      const parsed = UpdateSettingsInput.safeParse({ coverage: { coolingOffDays: bad } });
+      expect(parsed.error!.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+        ["coverage.coolingOffDays", "Enter a whole number from 0 to 30"],
+      ]);
+    }
   });
 
   it("accepts 1 and 90, and five distinct days", () => {

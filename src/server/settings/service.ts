@@ -1,5 +1,5 @@
 // The organization's settings: notifications, the API rate limit, renewal
-// reminder days and branding (accent colour, logo). Kept on the live account,
+// reminder days, the cancellation cooling-off days and branding (accent colour, logo). Kept on the live account,
 // shared by both modes (a test twin's coverages follow the account's days).
 import type { Organization, StoredFile } from "@/generated/prisma/client";
 import { db, type Tx } from "@/server/db/client";
@@ -17,7 +17,7 @@ import type { Settings, UpdateSettingsInput, UploadLogoInput } from "@/lib/schem
 /** A logo is shown small: 1 MiB is plenty (or the upload limit, if lower). */
 export const LOGO_MAX_BYTES = () => Math.min(1024 * 1024, env.MAX_UPLOAD_BYTES);
 
-type Row = Pick<Organization, "notifyEmail" | "notifySms" | "apiRateLimit" | "reminderDays" | "accentColor"> & {
+type Row = Pick<Organization, "notifyEmail" | "notifySms" | "apiRateLimit" | "reminderDays" | "coolingOffDays" | "accentColor"> & {
   logoFile: StoredFile | null;
 };
 
@@ -25,6 +25,7 @@ const toSettings = (org: Row): Settings => ({
   notifications: { email: org.notifyEmail, sms: org.notifySms },
   api: { rateLimit: org.apiRateLimit },
   reminders: { daysBefore: [...org.reminderDays].sort((a, b) => b - a) },
+  coverage: { coolingOffDays: org.coolingOffDays },
   branding: {
     accentColor: org.accentColor,
     logo: org.logoFile
@@ -65,6 +66,7 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
         notifySms: input.notifications?.sms,
         apiRateLimit: input.api?.rateLimit,
         reminderDays: days,
+        coolingOffDays: input.coverage?.coolingOffDays,
         accentColor: input.branding?.accentColor,
       },
       include: { logoFile: true },
