@@ -56,6 +56,8 @@ export default defineConfig({
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
       AUTH_RATE_LIMIT: "false",
+      // New password hashes at scrypt N = 1024, as on the e2e server (src/server/password.ts).
+      PASSWORD_SCRYPT_N: "1024",
       VALIDATE_RESPONSES: "true",
       // Live payments through the sandbox (as on the embedded database) even when DATABASE_URL is set;
       // the tests of a deployment without a provider stub it away (payments/modes.test.ts).

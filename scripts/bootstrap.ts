@@ -5,7 +5,7 @@
 // Idempotent on email + organization name: a second run reuses both.
 import crypto from "node:crypto";
 import { parseArgs } from "node:util";
-import { hashPassword } from "better-auth/crypto";
+import { hashPassword } from "@/server/password";
 import { createApiKey } from "@/server/api-keys/service";
 import { db, disconnectDatabase } from "@/server/db/client";
 import { CreateOrganizationInput } from "@/lib/schemas/organizations";

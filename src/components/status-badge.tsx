@@ -13,6 +13,7 @@ const TONES: Record<string, "slate" | "green" | "red" | "amber" | "blue"> = {
   paid: "green",
   processing: "blue",
   processed: "green",
+  cancelled: "red",
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -13,6 +13,7 @@ import { nextCookies } from "better-auth/next-js";
 import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
+import { hashPassword, verifyPassword } from "@/server/password";
 import { AppError, isClientAbort, toAppError } from "@/server/errors";
 import { isJsonContentType, readBytes } from "@/server/http/body";
 import { logger } from "@/server/logger";
@@ -74,6 +75,8 @@ function createAuth() {
       minPasswordLength: 8,
       maxPasswordLength: 128,
       autoSignIn: true,
+      // scrypt as better-auth does, with the cost of new hashes from PASSWORD_SCRYPT_N (src/server/password.ts).
+      password: { hash: (password) => hashPassword(password), verify: verifyPassword },
       // Forgot password: better-auth answers every email alike and calls this only for an account's own;
       // a link works once, for an hour; using it signs the account out everywhere and voids its other links.
       sendResetPassword: async ({ user, token }) => mailPasswordReset(user, token),

@@ -39,6 +39,12 @@ const schema = z.object({
   APP_URL: z.url().optional(),
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_RATE_LIMIT: bool(true),
+  /**
+   * scrypt's cost N for NEW password hashes (a power of two, 1024–1048576; default 16384, better-auth's).
+   * Each hash records its own N, so stored passwords keep working when it changes. Only test servers
+   * lower it (the suite signs up hundreds of accounts; 16384 costs ~140 ms of CPU per hash on 2 cores).
+   */
+  PASSWORD_SCRYPT_N: int(16_384, 1_024, 1_048_576).refine((n) => (n & (n - 1)) === 0, "must be a power of two"),
   // Proxies whose X-Forwarded-For / X-Real-IP are believed (IPs or CIDRs, comma-separated); none by default.
   TRUSTED_PROXIES: z
     .string()

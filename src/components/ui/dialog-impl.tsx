@@ -59,6 +59,7 @@ export function ConfirmDialog({
   onConfirm,
   loading,
   confirmVariant = "danger",
+  cancelLabel = "Cancel",
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -69,6 +70,8 @@ export function ConfirmDialog({
   loading?: boolean;
   /** "primary" for a consequential but not destructive action (e.g. approving). */
   confirmVariant?: "danger" | "primary";
+  /** The button that backs out ("Cancel"; say "Keep it" where the action itself is a cancellation). */
+  cancelLabel?: string;
 }) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -79,7 +82,7 @@ export function ConfirmDialog({
           <AlertDialog.Description className="mt-2 text-sm text-slate-600">{description}</AlertDialog.Description>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary">{cancelLabel}</Button>
             </AlertDialog.Cancel>
             <Button variant={confirmVariant} loading={loading} onClick={onConfirm}>
               {confirmLabel}

@@ -44,9 +44,16 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 async function buy(actor: Actor, price = "300.00", policyId?: string, email = `c${unique()}@example.test`) {
   const policy =
     policyId ??
-    (await createPolicy(actor, CreatePolicyInput.parse({ name: `Cover ${unique()}`, type: "property", duration: "monthly", price })))
-      .id;
-  const payment = await initializePayment(actor, InitializePaymentInput.parse({ amount: Number(price), policyId: policy, email }));
+    (
+      await createPolicy(
+        actor,
+        CreatePolicyInput.parse({ name: `Cover ${unique()}`, type: "property", duration: "monthly", price }),
+      )
+    ).id;
+  const payment = await initializePayment(
+    actor,
+    InitializePaymentInput.parse({ amount: Number(price), policyId: policy, email }),
+  );
   await payWithCard(payment.reference, card);
   const coverage = await db.coverage.findFirstOrThrow({ where: { policyId: policy, customerEmail: email } });
   return { coverage, policyId: policy, email, reference: payment.reference };
@@ -83,8 +90,14 @@ describe("cancellationFigures (the rule)", () => {
     expect(figures(at(1), { claim: true })).toMatchObject({ rule: "claim_on_cover", refundMinor: 0n });
     // 7 of 30 days left of 100.00 → 23.333… → 23.33.
     expect(
-      cancellationFigures({ periodStart: start, periodEnd: end, coolingOffDays: 0, premiumMinor: 10_000n, claimOnCover: false, now: at(23 * DAY) })
-        .refundMinor,
+      cancellationFigures({
+        periodStart: start,
+        periodEnd: end,
+        coolingOffDays: 0,
+        premiumMinor: 10_000n,
+        claimOnCover: false,
+        now: at(23 * DAY),
+      }).refundMinor,
     ).toBe(2333n);
   });
 });
@@ -97,10 +110,20 @@ describe("cancelling a coverage", () => {
     const before = await availableBalance(org.id);
 
     const quote = await getCancellationQuote(actor, coverage.id);
-    expect(quote).toMatchObject({ rule: "cooling_off", refundAmount: "300.00", premium: "300.00", coolingOffDays: 14, paymentReference: reference });
+    expect(quote).toMatchObject({
+      rule: "cooling_off",
+      refundAmount: "300.00",
+      premium: "300.00",
+      coolingOffDays: 14,
+      paymentReference: reference,
+    });
 
     const done = await cancelCoverage(actor, coverage.id, cancel());
-    expect(done).toMatchObject({ status: "cancelled", cancellationReason: "Sold the car", refund: { amount: "300.00", paymentReference: reference } });
+    expect(done).toMatchObject({
+      status: "cancelled",
+      cancellationReason: "Sold the car",
+      refund: { amount: "300.00", paymentReference: reference },
+    });
     expect(await availableBalance(org.id)).toBe(before - 30_000n);
     const row = await db.coverage.findUniqueOrThrow({ where: { id: coverage.id } });
     expect([row.remindAt, row.lapseAt, row.cancelledAt?.toISOString()]).toEqual([null, null, done.cancelledAt]);

@@ -16,7 +16,13 @@
 // balance cannot cover → 409 insufficient_funds and nothing changes.
 import type { Coverage as CoverageRow, Payment as PaymentRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import type { CancelCoverageInput, CancellationQuote, CancellationRule, CancelledCoverage, Coverage } from "@/lib/schemas/coverages";
+import type {
+  CancelCoverageInput,
+  CancellationQuote,
+  CancellationRule,
+  CancelledCoverage,
+  Coverage,
+} from "@/lib/schemas/coverages";
 import { assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
@@ -170,7 +176,10 @@ export async function cancelCoverageOf(
         let refund: CancelledCoverage["refund"] = null;
         if (input.refund === "auto" && figures.refundMinor > 0n && payment) {
           await assertBalanceCovers(tx, organizationId, figures.refundMinor, payment.currency);
-          refund = await insertRefund(tx, payment, figures.refundMinor, `Cancellation: ${input.reason}`, { coverageId: row.id, now });
+          refund = await insertRefund(tx, payment, figures.refundMinor, `Cancellation: ${input.reason}`, {
+            coverageId: row.id,
+            now,
+          });
         }
         const updated = await tx.coverage.update({
           where: { id: row.id },

@@ -131,9 +131,7 @@ describe("renewal reminders", () => {
     expect(results[0]!.expired + results[1]!.expired).toBe(coverages.length);
     expect(results[0]!.reminders + results[1]!.reminders).toBe(0);
     expect(await s.run(at(end, DAY))).toEqual({ reminders: 0, expired: 0 });
-    expect((await eventsOf(s.orgId, "coverage.expired")).map((e) => e.subject).sort()).toEqual(
-      coverages.map((c) => c.id).sort(),
-    );
+    expect((await eventsOf(s.orgId, "coverage.expired")).map((e) => e.subject).sort()).toEqual(coverages.map((c) => c.id).sort());
   });
 
   it("a coverage first seen 2 days before its end gets the 3-day reminder only, with coverage.expiring", async () => {

@@ -43,7 +43,12 @@ const minus = (end: Date, days: number) => new Date(end.getTime() - days * DAY_M
  * A coverage first seen 2 days before its end with days [14, 3] gets the
  * 3-day reminder only.
  */
-export function reminderPlan(endsAt: Date, days: number[], sent: number[], now: Date): { send: number | null; next: Date | null } {
+export function reminderPlan(
+  endsAt: Date,
+  days: number[],
+  sent: number[],
+  now: Date,
+): { send: number | null; next: Date | null } {
   const desc = [...new Set(days)].sort((a, b) => b - a);
   const due = desc.filter((d) => minus(endsAt, d) <= now);
   if (due.length === 0) return { send: null, next: desc.length ? minus(endsAt, desc[0]!) : null };
@@ -106,7 +111,14 @@ async function sendReminder(tx: Tx, row: CoverageRow, daysBefore: number, first:
   };
   await tx.mailTask.createMany({
     data: [
-      { organizationId: row.organizationId, kind: "renewal_reminder", sourceId: id, recipient: row.customerEmail, data, runAt: now },
+      {
+        organizationId: row.organizationId,
+        kind: "renewal_reminder",
+        sourceId: id,
+        recipient: row.customerEmail,
+        data,
+        runAt: now,
+      },
     ],
     skipDuplicates: true,
   });

@@ -25,11 +25,14 @@ const card = CheckoutInput.parse({
 describe("coverage status", () => {
   it("is active strictly before the end, expired at it", () => {
     const end = new Date("2030-01-01T12:00:00.000Z");
-    expect([isActiveAt({ endsAt: end, cancelledAt: null }, new Date(end.getTime() - 1)), coverageStatus({ endsAt: end, cancelledAt: null }, new Date(end.getTime() - 1))]).toEqual([
-      true,
-      "active",
-    ]);
-    expect([isActiveAt({ endsAt: end, cancelledAt: null }, end), coverageStatus({ endsAt: end, cancelledAt: null }, end)]).toEqual([false, "expired"]);
+    expect([
+      isActiveAt({ endsAt: end, cancelledAt: null }, new Date(end.getTime() - 1)),
+      coverageStatus({ endsAt: end, cancelledAt: null }, new Date(end.getTime() - 1)),
+    ]).toEqual([true, "active"]);
+    expect([
+      isActiveAt({ endsAt: end, cancelledAt: null }, end),
+      coverageStatus({ endsAt: end, cancelledAt: null }, end),
+    ]).toEqual([false, "expired"]);
   });
 
   it("every count and list agrees at the boundary", async () => {

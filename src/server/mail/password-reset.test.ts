@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from "better-auth/crypto";
+import { hashPassword, verifyPassword } from "@/server/password";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getAuth } from "@/server/auth";
 import { db } from "@/server/db/client";

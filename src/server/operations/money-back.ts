@@ -77,7 +77,7 @@ export const moneyBackOperations = [
       operationId: "cancelCoverage",
       summary: "Cancel a coverage",
       description:
-        "Cancels the coverage now and, with `refund: \"auto\"` (the default), refunds what the cancellation quote says to the payment that bought the period, in the same transaction (a Refund, as `POST /payments/{reference}/refund` makes). A cancelled coverage gets no reminders and no expiry event, cannot be renewed (409 `coverage_cancelled`), and its certificate and verification page say cancelled; a later purchase of the policy by the same email starts a new period. A cancelled or ended coverage → 409 `invalid_state`; a refund the available balance cannot cover → 409 `insufficient_funds` and nothing changes (cancel with `refund: \"none\"` instead). Event `coverage.cancelled`. Owner or admin only. Send an `Idempotency-Key` to retry safely.",
+        'Cancels the coverage now and, with `refund: "auto"` (the default), refunds what the cancellation quote says to the payment that bought the period, in the same transaction (a Refund, as `POST /payments/{reference}/refund` makes). A cancelled coverage gets no reminders and no expiry event, cannot be renewed (409 `coverage_cancelled`), and its certificate and verification page say cancelled; a later purchase of the policy by the same email starts a new period. A cancelled or ended coverage → 409 `invalid_state`; a refund the available balance cannot cover → 409 `insufficient_funds` and nothing changes (cancel with `refund: "none"` instead). Event `coverage.cancelled`. Owner or admin only. Send an `Idempotency-Key` to retry safely.',
       tag: "Coverages",
       params: IdParam,
       body: CancelCoverageInput,

@@ -26,15 +26,7 @@ export type Kind = "query" | "mutation";
  * - `payment`: the hosted checkout, where the payment reference in the path is the capability;
  * - `public`: anyone.
  */
-export type AuthKind =
-  | "apiKey"
-  | "session"
-  | "user"
-  | "platformAdmin"
-  | "portal"
-  | "portalVisitor"
-  | "payment"
-  | "public";
+export type AuthKind = "apiKey" | "session" | "user" | "platformAdmin" | "portal" | "portalVisitor" | "payment" | "public";
 
 /** What the handler knows about the caller, by the kind that authenticated it. */
 export interface Principals {

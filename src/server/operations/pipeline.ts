@@ -67,10 +67,24 @@ function bindingsOf(ops: readonly AnyOperation[]) {
         file: !!r.file,
         headers: {},
       };
-      rest.push({ ...common, surface: "rest", path: r.path, auth: ["apiKey"], idempotent: r.idempotent !== false, sameOrigin: false });
+      rest.push({
+        ...common,
+        surface: "rest",
+        path: r.path,
+        auth: ["apiKey"],
+        idempotent: r.idempotent !== false,
+        sameOrigin: false,
+      });
       if (r.upload) {
         // The dashboard's upload with progress: the same endpoint as the signed-in member.
-        app.push({ ...common, surface: "upload", path: `${UPLOAD_PREFIX}${r.path}`, auth: ["session"], idempotent: false, sameOrigin: true });
+        app.push({
+          ...common,
+          surface: "upload",
+          path: `${UPLOAD_PREFIX}${r.path}`,
+          auth: ["session"],
+          idempotent: false,
+          sameOrigin: true,
+        });
       }
     }
     if (op.http) {
@@ -308,7 +322,8 @@ async function run(
     return { status, body };
   };
 
-  const idemKey = request.method === "POST" && b.idempotent && principal.auth === "apiKey" ? request.headers.get("idempotency-key") : null;
+  const idemKey =
+    request.method === "POST" && b.idempotent && principal.auth === "apiKey" ? request.headers.get("idempotency-key") : null;
   if (idemKey === null || b.file || principal.auth !== "apiKey") {
     const r = await call();
     if (r.file) {

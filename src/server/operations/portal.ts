@@ -209,8 +209,7 @@ export const portalOperations = [
       status: 201,
       headers: PRIVATE,
     },
-    handler: async ({ holder, input: { organizationId: _path, ...form } }) =>
-      filePortalClaim(holder, form, claimFormFiles(form)),
+    handler: async ({ holder, input: { organizationId: _path, ...form } }) => filePortalClaim(holder, form, claimFormFiles(form)),
   }),
   /** GET files/{attachmentId}: an attachment of one of the policyholder's claims. */
   operation({

@@ -3,6 +3,7 @@ import { PageHeader } from "@/components/ui/card";
 import { currentSession } from "@/server/session/current";
 import { ReadOnlyNotice } from "../_components/me";
 import { BrandingCard } from "./_components/branding-card";
+import { CancellationsCard } from "./_components/cancellations-card";
 import { OrganizationProfile } from "./_components/organization-profile";
 import { PortalCard } from "./_components/portal-card";
 import { RemindersCard } from "./_components/reminders-card";
@@ -16,7 +17,7 @@ export default async function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description="Your organization's profile, policyholder portal, branding, renewal reminders, notifications and API limits."
+        description="Your organization's profile, policyholder portal, branding, renewal reminders, cancellations, notifications and API limits."
       />
       <div className="space-y-6">
         {!session?.me?.can.admin && (
@@ -28,6 +29,7 @@ export default async function SettingsPage() {
         <PortalCard />
         <BrandingCard />
         <RemindersCard />
+        <CancellationsCard />
         <SettingsForm />
       </div>
     </>

@@ -72,12 +72,18 @@ export default async function VerifyPage({ params }: { params: Promise<{ number:
             )}
             <div>
               <p className="font-semibold">
-                {active ? "Valid — this certificate is active today" : `Expired on ${certificateDateTime(certificate.endsAt)}`}
+                {active
+                  ? "Valid — this certificate is active today"
+                  : certificate.cancelledAt
+                    ? `Cancelled on ${certificateDateTime(certificate.cancelledAt)}`
+                    : `Expired on ${certificateDateTime(certificate.endsAt)}`}
               </p>
               <p className="mt-0.5 text-sm">
                 {active
                   ? `The cover is in force until ${certificateDateTime(certificate.endsAt)}.`
-                  : "The cover it certifies has ended: it is not valid today."}
+                  : certificate.cancelledAt
+                    ? "The cover it certifies was cancelled: it is not valid today."
+                    : "The cover it certifies has ended: it is not valid today."}
               </p>
             </div>
           </div>

@@ -14,6 +14,7 @@ import type { CustomerDetail as Detail } from "@/lib/schemas/customers";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { FileClaimButton } from "../../claims/_components/file-claim-button";
+import { CancelCoverageButton } from "./cancel-coverage";
 import { RemindersSection } from "./reminders-section";
 
 function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
@@ -135,10 +136,34 @@ export function CustomerDetail({ id }: { id: string }) {
                   </Link>
                 ),
               },
-              { header: "Status", cell: (v) => <StatusBadge status={v.status} /> },
+              {
+                header: "Status",
+                cell: (v) => (
+                  <div className="space-y-1" data-testid="coverage-status">
+                    <StatusBadge status={v.status} />
+                    {v.cancelledAt && (
+                      <p className="text-xs text-slate-600">
+                        {formatDate(v.cancelledAt)}
+                        {v.cancellationReason && ` · ${v.cancellationReason}`}
+                      </p>
+                    )}
+                  </div>
+                ),
+              },
               { header: "Covered", wide: true, cell: (v) => `${formatDate(v.startsAt)} – ${formatDate(v.endsAt)}` },
               { header: "Renewals", numeric: true, cell: (v) => v.renewalCount },
               { header: "Certificate", wide: true, cell: (v) => <CertificateCell coverage={v} /> },
+              ...(can.admin
+                ? [
+                    {
+                      header: "Actions",
+                      cell: (v: Detail["coverageList"][number]) =>
+                        v.status === "active" ? (
+                          <CancelCoverageButton coverageId={v.id} policyName={v.policyName} email={c.email} />
+                        ) : null,
+                    },
+                  ]
+                : []),
             ]}
           />
         </Section>

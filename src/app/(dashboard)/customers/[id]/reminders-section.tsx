@@ -51,8 +51,7 @@ export function RemindersSection({ customerId, coverages }: { customerId: string
       )}
       <Card role="region" aria-label="Reminders sent">
         <h2 className="border-b border-slate-200 px-4 py-3 text-base font-semibold sm:px-6">
-          Reminders sent{" "}
-          {reminders.data && <span className="font-normal text-slate-600">({reminders.data.length})</span>}
+          Reminders sent {reminders.data && <span className="font-normal text-slate-600">({reminders.data.length})</span>}
         </h2>
         {reminders.isPending ? (
           <div className="space-y-2 p-4 sm:px-6" role="status" aria-label="Loading the reminders">
@@ -125,7 +124,9 @@ function SimulateEnd({
     try {
       const c = await simulate.mutateAsync({ coverageId, endsInDays });
       toast.success(
-        c.status === "expired" ? "The cover has ended: coverage.expired goes out now" : `The cover now ends on ${formatDate(c.endsAt)}`,
+        c.status === "expired"
+          ? "The cover has ended: coverage.expired goes out now"
+          : `The cover now ends on ${formatDate(c.endsAt)}`,
       );
       onSimulated();
       await Promise.all([

@@ -25,7 +25,15 @@ type Values = z.infer<typeof ClaimDetailsValues>;
 const FIELDS = ["type", "amount", "description"] as const;
 const resolver = lazyResolver<Values, unknown, Values>(() => import("./schemas").then((m) => m.claim));
 
-export function PortalClaimForm({ organizationId, coverageId, currency }: { organizationId: string; coverageId: string; currency: string }) {
+export function PortalClaimForm({
+  organizationId,
+  coverageId,
+  currency,
+}: {
+  organizationId: string;
+  coverageId: string;
+  currency: string;
+}) {
   const router = useRouter();
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
@@ -91,7 +99,13 @@ export function PortalClaimForm({ organizationId, coverageId, currency }: { orga
           </NativeSelect>
         </Field>
         <Field id="portal-claim-amount" label={`Amount claimed (${currency})`} error={errors.amount?.message}>
-          <Input id="portal-claim-amount" inputMode="decimal" placeholder="0.00" aria-invalid={!!errors.amount} {...form.register("amount")} />
+          <Input
+            id="portal-claim-amount"
+            inputMode="decimal"
+            placeholder="0.00"
+            aria-invalid={!!errors.amount}
+            {...form.register("amount")}
+          />
         </Field>
       </div>
       <Field id="portal-claim-description" label="What happened" error={errors.description?.message}>

@@ -22,8 +22,8 @@ export function PortalSignIn({ organizationId, businessName }: { organizationId:
     <Card className="mx-auto max-w-md p-6 sm:p-8">
       <h1 className="text-xl font-semibold text-slate-900">Sign in to see your cover</h1>
       <p className="mt-2 text-sm text-slate-600">
-        See your cover with {businessName}, download certificates, renew, and make or follow a claim. No password: we email you
-        a code.
+        See your cover with {businessName}, download certificates, renew, and make or follow a claim. No password: we email you a
+        code.
       </p>
       <div className="mt-6">
         {email === null ? (
@@ -58,7 +58,10 @@ function EmailStep({ organizationId, onSent }: { organizationId: string; onSent:
   const onSubmit = form.handleSubmit(async ({ email }) => {
     setFormError(null);
     try {
-      const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, { method: "POST", body: { email } });
+      const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, {
+        method: "POST",
+        body: { email },
+      });
       onSent(email.trim().toLowerCase(), res.message);
     } catch (err) {
       const e = err as UploadError;
@@ -70,8 +73,19 @@ function EmailStep({ organizationId, onSent }: { organizationId: string; onSent:
   return (
     <form onSubmit={onSubmit} onFocus={emailResolver.preload} noValidate className="space-y-4">
       <FormError message={formError} />
-      <Field id="portal-email-input" label="Email address" hint="The email you gave when you bought your cover." error={errors.email?.message}>
-        <Input id="portal-email-input" type="email" autoComplete="email" aria-invalid={!!errors.email} {...form.register("email")} />
+      <Field
+        id="portal-email-input"
+        label="Email address"
+        hint="The email you gave when you bought your cover."
+        error={errors.email?.message}
+      >
+        <Input
+          id="portal-email-input"
+          type="email"
+          autoComplete="email"
+          aria-invalid={!!errors.email}
+          {...form.register("email")}
+        />
       </Field>
       <Button type="submit" loading={isSubmitting} className={`w-full ${portalButton}`}>
         Email me a code
@@ -136,7 +150,11 @@ function CodeStep({
         Sign in
       </Button>
       <div className="flex flex-wrap justify-between gap-2 text-sm">
-        <button type="button" onClick={onRestart} className="font-medium text-slate-700 underline underline-offset-2 hover:text-slate-900">
+        <button
+          type="button"
+          onClick={onRestart}
+          className="font-medium text-slate-700 underline underline-offset-2 hover:text-slate-900"
+        >
           Use another email
         </button>
         <button
@@ -146,7 +164,10 @@ function CodeStep({
             setResending(true);
             setFormError(null);
             try {
-              const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, { method: "POST", body: { email } });
+              const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, {
+                method: "POST",
+                body: { email },
+              });
               onResent(`A new code is on its way. ${res.message.split(". ").pop() ?? ""}`.trim());
             } catch (err) {
               setFormError((err as Error).message);

@@ -23,8 +23,8 @@ export function CoverageCard({ organizationId, coverage }: { organizationId: str
         <StatusBadge status={coverage.status} />
       </div>
       <p className="text-sm text-slate-700">
-        {active ? "Covered until " : "Ended on "}
-        <strong>{formatDate(coverage.endsAt)}</strong>
+        {active ? "Covered until " : coverage.cancelledAt ? "Cancelled on " : "Ended on "}
+        <strong>{formatDate(coverage.cancelledAt ?? coverage.endsAt)}</strong>
       </p>
       <p className="text-xs text-slate-600">
         Certificate <span className="font-mono">{coverage.certificateNumber}</span>
@@ -55,7 +55,10 @@ export function ClaimsList({ organizationId, claims }: { organizationId: string;
     <ul className="divide-y divide-slate-200" aria-label="Claims">
       {claims.map((c) => (
         <li key={c.id} data-testid="portal-claim-row">
-          <Link href={`/portal/${organizationId}/claims/${c.id}`} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-3 hover:bg-slate-50">
+          <Link
+            href={`/portal/${organizationId}/claims/${c.id}`}
+            className="flex flex-wrap items-center gap-x-4 gap-y-1 px-5 py-3 hover:bg-slate-50"
+          >
             <span className="min-w-0 flex-1">
               <span className="block font-medium text-slate-900">
                 {label(c.type)} · {displayMoney(c.amount, c.currency)}

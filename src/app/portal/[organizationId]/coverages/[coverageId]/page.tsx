@@ -6,6 +6,7 @@ import { formatDate } from "@/lib/format";
 import { db } from "@/server/db/client";
 import { portalCoverage } from "@/server/portal/service";
 import { PortalClaimForm } from "../../_components/claim-form";
+import { CancelCover } from "../../_components/cancel-cover";
 import { RenewButton } from "../../_components/renew-button";
 import { orNotFound, portalContext } from "../../_components/session";
 import { PortalSignIn } from "../../_components/sign-in";
@@ -39,7 +40,8 @@ export default async function PortalCoveragePage({
       <BackLink href={base}>Your cover</BackLink>
       {paid && (
         <p role="status" className="mb-4 flex items-center gap-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
-          <CheckCircle2 className="h-4 w-4" aria-hidden /> Payment received: your cover now runs until {formatDate(coverage.endsAt)}.
+          <CheckCircle2 className="h-4 w-4" aria-hidden /> Payment received: your cover now runs until{" "}
+          {formatDate(coverage.endsAt)}.
         </p>
       )}
       <div className="flex flex-wrap items-center gap-3">
@@ -49,10 +51,27 @@ export default async function PortalCoveragePage({
       <Card className="mt-6 p-5">
         <Facts
           items={[
-            { label: "Certificate number", value: <span className="font-mono">{coverage.certificateNumber}</span>, testId: "portal-certificate-number" },
-            { label: "Status", value: coverage.status === "active" ? "Active" : "Expired" },
+            {
+              label: "Certificate number",
+              value: <span className="font-mono">{coverage.certificateNumber}</span>,
+              testId: "portal-certificate-number",
+            },
+            {
+              label: "Status",
+              value:
+                coverage.status === "active"
+                  ? "Active"
+                  : coverage.cancelledAt
+                    ? `Cancelled on ${formatDate(coverage.cancelledAt)}`
+                    : "Expired",
+              testId: "portal-coverage-status",
+            },
             { label: "Cover starts", value: formatDate(coverage.startsAt) },
-            { label: coverage.status === "active" ? "Cover ends" : "Cover ended", value: formatDate(coverage.endsAt), testId: "portal-ends-at" },
+            {
+              label: coverage.status === "active" ? "Cover ends" : "Cover ended",
+              value: formatDate(coverage.endsAt),
+              testId: "portal-ends-at",
+            },
             { label: "Renewals", value: String(coverage.renewalCount) },
             { label: "Policy", value: `${coverage.policy.type} · ${coverage.policy.duration}` },
           ]}
@@ -80,21 +99,33 @@ export default async function PortalCoveragePage({
           details.
         </p>
       </Card>
-      <Section title="Renew" testId="portal-renew">
-        <Card className="p-5">
-          <p className="mb-3 text-sm text-slate-700">
-            Renewing adds one {coverage.policy.duration === "monthly" ? "month" : coverage.policy.duration === "quarterly" ? "quarter" : "year"}{" "}
-            {coverage.status === "active" ? `after ${formatDate(coverage.endsAt)}` : "from the day you pay"}.
-          </p>
-          <RenewButton
-            organizationId={organizationId}
-            coverageId={coverage.id}
-            price={coverage.policy.price}
-            currency={coverage.policy.currency}
-            onSale={coverage.policy.onSale}
-          />
-        </Card>
-      </Section>
+      {coverage.status === "cancelled" ? (
+        <Section title="Cancelled" testId="portal-cancelled">
+          <Card className="p-5">
+            <p className="text-sm text-slate-700">
+              This cover was cancelled on {formatDate(coverage.cancelledAt!)}, so it cannot be renewed. To be covered again, buy
+              the policy again from {business.name}.
+            </p>
+          </Card>
+        </Section>
+      ) : (
+        <Section title="Renew" testId="portal-renew">
+          <Card className="p-5">
+            <p className="mb-3 text-sm text-slate-700">
+              Renewing adds one{" "}
+              {coverage.policy.duration === "monthly" ? "month" : coverage.policy.duration === "quarterly" ? "quarter" : "year"}{" "}
+              {coverage.status === "active" ? `after ${formatDate(coverage.endsAt)}` : "from the day you pay"}.
+            </p>
+            <RenewButton
+              organizationId={organizationId}
+              coverageId={coverage.id}
+              price={coverage.policy.price}
+              currency={coverage.policy.currency}
+              onSale={coverage.policy.onSale}
+            />
+          </Card>
+        </Section>
+      )}
       <Section title="Make a claim" testId="portal-file-claim">
         <Card className="p-5">
           <PortalClaimForm organizationId={organizationId} coverageId={coverage.id} currency={coverage.policy.currency} />
@@ -105,6 +136,13 @@ export default async function PortalCoveragePage({
           <ClaimsList organizationId={organizationId} claims={claims} />
         </Card>
       </Section>
+      {coverage.status === "active" && (
+        <Section title="Cancel your cover" testId="portal-cancel">
+          <Card className="p-5">
+            <CancelCover organizationId={organizationId} coverageId={coverage.id} />
+          </Card>
+        </Section>
+      )}
     </>
   );
 }
