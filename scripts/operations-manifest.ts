@@ -41,7 +41,7 @@ interface TableEntry {
   kind: string;
   dashboard?: boolean;
   rest?: { method: string; path: string };
-  http?: { method: string; path: string };
+  http?: { method: string; path: string; body?: z.ZodType; multipart?: unknown };
 }
 
 /** Another HTTP route of the app the operation table declares (the portal's, the files'…). */
@@ -51,6 +51,8 @@ export interface ManifestRoute {
   auth: string[];
   method: string;
   path: string;
+  /** What its body is: a multipart form, or JSON of this schema (input side); none when absent. */
+  body?: { type: "multipart" } | { type: "json"; schema: unknown };
 }
 
 /** The middleware each base procedure adds last: finding it in a procedure says who may call it. */
@@ -90,7 +92,18 @@ async function operationTable(): Promise<TableEntry[] | null> {
 function httpRoutes(table: TableEntry[] | null): ManifestRoute[] {
   return (table ?? [])
     .filter((e) => e.http)
-    .map((e) => ({ name: e.name, kind: e.kind, auth: [...e.auth], method: e.http!.method, path: e.http!.path }));
+    .map((e) => ({
+      name: e.name,
+      kind: e.kind,
+      auth: [...e.auth],
+      method: e.http!.method,
+      path: e.http!.path,
+      ...(e.http!.multipart
+        ? { body: { type: "multipart" as const } }
+        : e.http!.body
+          ? { body: { type: "json" as const, schema: z.toJSONSchema(e.http!.body, { io: "input", unrepresentable: "any" }) } }
+          : {}),
+    }));
 }
 
 export async function operationsManifest(): Promise<{ procedures: ManifestOperation[]; httpRoutes: ManifestRoute[] }> {
@@ -106,7 +119,9 @@ export async function operationsManifest(): Promise<{ procedures: ManifestOperat
         path,
         type: def.type,
         input: inputSchema(def.inputs),
-        platformAdmin: entry ? entry.auth.includes("platformAdmin") && !entry.auth.includes("session") : derived === "platformAdmin",
+        platformAdmin: entry
+          ? entry.auth.includes("platformAdmin") && !entry.auth.includes("session")
+          : derived === "platformAdmin",
         auth: entry ? [...entry.auth] : [derived],
         ...(entry?.rest ? { rest: { method: entry.rest.method, path: entry.rest.path } } : {}),
       };

@@ -40,10 +40,13 @@ function verified(secret: string, r: ReceivedRequest) {
 }
 
 const COVERAGE_FIELDS = [
+  "cancellationReason",
+  "cancelledAt",
   "certificateNumber",
   "customerEmail",
   "endsAt",
   "id",
+  "periodStartsAt",
   "policyId",
   "renewalCount",
   "startsAt",

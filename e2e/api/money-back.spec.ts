@@ -204,6 +204,63 @@ test.describe("claim payouts", () => {
   });
 });
 
+test.describe("cancellations", () => {
+  test("quote then cancel: the whole premium back in the cooling-off days, the coverage cancelled everywhere; bad input 422 and twice 409, nothing changed", async ({
+    request,
+  }) => {
+    const t = await tenantWithClients();
+    const policy = await createPolicyFor(t.write, { price: "200.00" });
+    await buyPolicy(t.write, policy, `other-${unique()}@example.test`); // the balance the refund needs
+    const email = `cancel-${unique()}@example.test`;
+    const paid = await buyPolicy(t.write, policy, email);
+    const id = paid.coverage.id as string;
+
+    const coverage = await ok(await t.read.get(`business/coverages/${id}`));
+    expect(coverage).toMatchObject({ id, status: "active", customerEmail: email, cancelledAt: null, cancellationReason: null });
+    const quote = await ok(await t.read.get(`business/coverages/${id}/cancellation-quote`));
+    expect(quote).toMatchObject({
+      rule: "cooling_off",
+      refundAmount: "200.00",
+      currency: "NGN",
+      coolingOffDays: 14,
+      paymentReference: paid.reference,
+    });
+
+    for (const bad of [
+      {},
+      { reason: "" },
+      { reason: "x".repeat(501) },
+      { reason: "Moved", refund: "some" },
+      { reason: "Moved", extra: 1 },
+    ]) {
+      await problem(await t.write.post(`business/coverages/${id}/cancel`, { data: bad }), 422, "validation_failed");
+    }
+    expect(await ok(await t.read.get(`business/coverages/${id}`))).toEqual(coverage);
+
+    const cancelled = await ok(await t.write.post(`business/coverages/${id}/cancel`, { data: { reason: "Sold the shop" } }));
+    expect(cancelled).toMatchObject({
+      status: "cancelled",
+      cancellationReason: "Sold the shop",
+      refund: { paymentReference: paid.reference, amount: "200.00", status: "pending" },
+    });
+    expect((await ok(await t.read.get(`payments/verify/${paid.reference}`))).amountRefunded).toBe("200.00");
+    const err = await problem(
+      await t.write.post(`business/coverages/${id}/cancel`, { data: { reason: "Again" } }),
+      409,
+      "invalid_state",
+    );
+    expect(err.detail).toBe("This coverage is cancelled already");
+    await problem(await t.read.get(`business/coverages/${id}/cancellation-quote`), 409, "invalid_state");
+    const listed = await ok(await t.read.get(`business/coverages?status=cancelled`));
+    expect(listed.data.map((c: { id: string }) => c.id)).toEqual([id]);
+
+    // The public verification page says so.
+    const page = await request.get(`/verify/${coverage.certificateNumber}`);
+    expect(page.status()).toBe(200);
+    expect(await page.text()).toContain("The cover it certifies was cancelled");
+  });
+});
+
 test.describe("one balance lock across two instances", () => {
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
   const second = secondInstance(SECOND_PORT, "E2E_MONEY_SECOND_PORT", { WORKER: "false" });

@@ -34,7 +34,19 @@ const PAYMENT_FIELDS = [
   "createdAt",
   "amountRefunded",
 ];
-const COVERAGE_FIELDS = ["id", "policyId", "customerEmail", "status", "startsAt", "endsAt", "renewalCount", "certificateNumber"];
+const COVERAGE_FIELDS = [
+  "id",
+  "policyId",
+  "customerEmail",
+  "status",
+  "startsAt",
+  "periodStartsAt",
+  "endsAt",
+  "renewalCount",
+  "certificateNumber",
+  "cancelledAt",
+  "cancellationReason",
+];
 const REFERENCE = /^[A-Za-z0-9_-]{16,100}$/;
 
 function expectPaymentShape(p: Record<string, any>) {
@@ -282,7 +294,9 @@ test.describe("POST /api/checkout/{reference} (the hosted checkout; no API key)"
       expect(err.errors).toEqual([{ path: "name", message }]);
       expect((await verify(t.read, payment.reference)).status).toBe("pending");
     }
-    await ok(await client.post(`api/checkout/${payment.reference}`, { data: cardBody(CARDS.success, { name: "  Ngozi Adeyemi " }) }));
+    await ok(
+      await client.post(`api/checkout/${payment.reference}`, { data: cardBody(CARDS.success, { name: "  Ngozi Adeyemi " }) }),
+    );
     const detail = await trpc<{ customerName: string; customer: { id: string; name: string } }>(
       t.account,
       "payments.detail",
@@ -739,11 +753,12 @@ test.describe("GET /business/coverages", () => {
       [`policyId=${home.id}`, [adaHome.coverage.id, bola.coverage.id]],
       ["status=active", [adaHome.coverage.id, bola.coverage.id, ada.coverage.id]],
       ["status=expired", []],
+      ["status=cancelled", []],
       [`policyId=${home.id}&status=active`, [adaHome.coverage.id, bola.coverage.id]],
       ["policyId=does-not-exist", []],
     ];
     for (const [qs, expected] of cases) expect(await ids(qs), qs).toEqual(expected);
-    await problem(await t.read.get("business/coverages?status=cancelled"), 400, "invalid_query");
+    await problem(await t.read.get("business/coverages?status=lapsed"), 400, "invalid_query");
   });
 
   for (const duration of ["monthly", "quarterly", "yearly"] as const) {
@@ -755,6 +770,8 @@ test.describe("GET /business/coverages", () => {
       expect(second.coverage).toEqual({
         ...first.coverage,
         renewalCount: 1,
+        // The new period starts where the first one ends.
+        periodStartsAt: first.coverage.endsAt,
         endsAt: addMonths(first.coverage.endsAt, MONTHS[duration]),
       });
       expect(await listAll(t.read, "business/coverages")).toEqual([second.coverage]);

@@ -31,9 +31,11 @@ import {
   loadManifest,
   portalRoutes,
   recordFields,
+  sampleBody,
   sharedByModes,
   unknownRecordIds,
   type DashboardOperation,
+  type PortalRoute,
   type TrpcAnswer,
 } from "../support/session-matrix";
 import { buyPolicy, createPolicyFor, joinTeam, ok, startReceiver, tenantWithClients, type Receiver } from "./_helpers";
@@ -69,7 +71,12 @@ async function customerOf(t: Tenant, make: (kind: string) => Promise<Made>): Pro
   const policy = await ok(await t.write.get(`business/policies/${(await make("/business/policies/{id}")).id}`));
   const email = `customer-${unique()}@example.test`;
   await buyPolicy(t.write, policy, email);
-  const list = await trpc<{ data: { id: string; email: string }[] }>(t.account, "customers.list", { q: email, limit: 10 }, "query");
+  const list = await trpc<{ data: { id: string; email: string }[] }>(
+    t.account,
+    "customers.list",
+    { q: email, limit: 10 },
+    "query",
+  );
   const customer = list.data.find((c) => c.email === email);
   if (!customer) throw new Error(`customer ${email} not listed`);
   return { id: customer.id, read: () => trpc(t.account, "customers.get", { id: customer.id }, "query") };
@@ -157,13 +164,18 @@ async function foreignRecordCases(callers: Caller[], make: (kind: string) => Pro
       const unknown = await callValid(session, op, Object.fromEntries(fields.map((f) => [f.field, unknownId()])));
       // Never an input the server refused: then the record was not reached, and nothing is proven.
       const harmless =
-        sameAnswer(res, unknown) && res.status < 500 && res.code !== "validation_failed" && (op.type === "query" || res.status >= 400);
+        sameAnswer(res, unknown) &&
+        res.status < 500 &&
+        res.code !== "validation_failed" &&
+        (op.type === "query" || res.status >= 400);
       if (harmless) blind.push(`${op.path} by ${who}: ${res.status} ${res.code ?? ""}`);
       else failures.push(`${label}: expected 404 not_found, got ${describeTrpc(res)} (an unknown id: ${describeTrpc(unknown)})`);
     }
     const after = await snapshot(watched);
     if (JSON.stringify(after) !== JSON.stringify(before)) {
-      failures.push(`${label}: the record changed\n  before ${JSON.stringify(before).slice(0, 600)}\n  after  ${JSON.stringify(after).slice(0, 600)}`);
+      failures.push(
+        `${label}: the record changed\n  before ${JSON.stringify(before).slice(0, 600)}\n  after  ${JSON.stringify(after).slice(0, 600)}`,
+      );
     }
   });
   return { failures, blind: blind.sort(), checked: all.length };
@@ -193,7 +205,8 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       recordsFor(a, receiver),
     );
     await receiver.close();
-    if (blind.length) console.log(`answered as for an unknown id (a filter, or refused before the lookup):\n  ${blind.join("\n  ")}`);
+    if (blind.length)
+      console.log(`answered as for an unknown id (a filter, or refused before the lookup):\n  ${blind.join("\n  ")}`);
     report("another organization's records, live records in the test view", cases.length, checked);
     expectNoFailures(failures, checked);
   });
@@ -219,10 +232,13 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       if (res.status >= 500) failures.push(`${op.type} ${op.path} as a MEMBER: ${describeTrpc(res)}`);
       if (res.status === 403) {
         refused.set(op.path, res);
-        if (res.code !== "forbidden") failures.push(`${op.type} ${op.path} as a MEMBER: expected 403 forbidden, got ${describeTrpc(res)}`);
+        if (res.code !== "forbidden")
+          failures.push(`${op.type} ${op.path} as a MEMBER: expected 403 forbidden, got ${describeTrpc(res)}`);
         const after = await snapshot(op.type === "mutation" ? used : []);
         if (JSON.stringify(after) !== JSON.stringify(before)) {
-          failures.push(`${op.type} ${op.path} as a MEMBER (refused): the record changed\n  before ${JSON.stringify(before).slice(0, 600)}\n  after  ${JSON.stringify(after).slice(0, 600)}`);
+          failures.push(
+            `${op.type} ${op.path} as a MEMBER (refused): the record changed\n  before ${JSON.stringify(before).slice(0, 600)}\n  after  ${JSON.stringify(after).slice(0, 600)}`,
+          );
         }
       }
     });
@@ -233,9 +249,12 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       const res = await callValid(admin.account.session, op, Object.fromEntries(fields.map((f, i) => [f.field, used[i]!.id])));
       if (res.status >= 500) failures.push(`${op.type} ${op.path} as an ADMIN: ${describeTrpc(res)}`);
       // The sample must reach the service: an input refused even to an ADMIN proves nothing about the MEMBER.
-      if (res.code === "validation_failed") failures.push(`${op.type} ${op.path}: no valid input could be sampled: ${describeTrpc(res)}`);
+      if (res.code === "validation_failed")
+        failures.push(`${op.type} ${op.path}: no valid input could be sampled: ${describeTrpc(res)}`);
       if (res.status === 403) {
-        failures.push(`${op.type} ${op.path} as an ADMIN: refused (${describeTrpc(res)}) — a session's refusal is by role, and an ADMIN has every role check`);
+        failures.push(
+          `${op.type} ${op.path} as an ADMIN: refused (${describeTrpc(res)}) — a session's refusal is by role, and an ADMIN has every role check`,
+        );
       }
     });
     await receiver.close();
@@ -254,7 +273,10 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       }
     }
     // Every organization has a part only admins change (team, keys, settings): an empty set means the inference failed.
-    expect(adminOnly.filter((p) => ops.find((op) => op.path === p)?.type === "mutation").length, "admin-only mutations").toBeGreaterThan(0);
+    expect(
+      adminOnly.filter((p) => ops.find((op) => op.path === p)?.type === "mutation").length,
+      "admin-only mutations",
+    ).toBeGreaterThan(0);
     report("MEMBER and ADMIN roles", ops.length, ops.length * 2);
     expectNoFailures(failures, ops.length);
   });
@@ -303,7 +325,8 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       // The control: the surface exists for the platform admin (a query naming no record answers).
       if (op.type === "query" && Object.keys(hints).length === 0) {
         const own = await callValid(admin.session, op, hints);
-        if (own.status !== 200) failures.push(`${op.type} ${op.path} as the platform admin: expected 200, got ${describeTrpc(own)}`);
+        if (own.status !== 200)
+          failures.push(`${op.type} ${op.path} as the platform admin: expected 200, got ${describeTrpc(own)}`);
         checked++;
       }
     });
@@ -364,10 +387,20 @@ interface PortalAnswer {
  * expected to pass: the session is checked first, and a server refusing before
  * it reads closes the connection under a client still writing (EPIPE).
  */
-async function portalSend(method: string, path: string, cookie: string | null, coverageId: string | null): Promise<PortalAnswer> {
+async function portalSend(
+  method: string,
+  path: string,
+  cookie: string | null,
+  coverageId: string | null,
+  route?: PortalRoute,
+): Promise<PortalAnswer> {
   const headers: Record<string, string> = { Origin: BASE_URL, ...(cookie ? { Cookie: cookie } : {}) };
-  let body: FormData | undefined;
-  if (method !== "GET" && method !== "DELETE" && coverageId !== null) {
+  let body: FormData | string | undefined;
+  if (route?.body?.type === "json" && coverageId !== null) {
+    // A JSON route: a body its schema accepts.
+    body = JSON.stringify(sampleBody(route.body.schema));
+    headers["content-type"] = "application/json";
+  } else if (method !== "GET" && method !== "DELETE" && coverageId !== null) {
     body = new FormData();
     body.append("coverageId", coverageId);
     body.append("type", "theft");
@@ -406,7 +439,9 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
     await buyPolicy(a.write, policy, bob);
     await buyPolicy(x.write, await createPolicyFor(x.write), carol);
     const claim = await ok(
-      await a.write.post("claims", { data: { policyId: policy.id, type: "theft", description: "Alice's laptop", amount: 100, email: alice } }),
+      await a.write.post("claims", {
+        data: { policyId: policy.id, type: "theft", description: "Alice's laptop", amount: 100, email: alice },
+      }),
       201,
     );
     await ok(await a.write.post(`claims/${claim.id}/attachments`, { multipart: { file: samplePdfPart("evidence.pdf") } }), 201);
@@ -436,7 +471,8 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
     let checked = 0;
     const pathOf = (r: (typeof routes)[number], organizationId: string) => {
       const missing = r.params.filter((p) => !(p in aliceRecords));
-      if (missing.length) throw new Error(`${r.method} ${r.path}: no record for {${missing.join("}, {")}} — add one to the portal case`);
+      if (missing.length)
+        throw new Error(`${r.method} ${r.path}: no record for {${missing.join("}, {")}} — add one to the portal case`);
       return fillPath(r.path, { organizationId, ...aliceRecords });
     };
     const sessionRoutes: typeof routes = [];
@@ -450,7 +486,9 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
       }
       // Where the operation table declares the route, a signed-in policyholder's route says so.
       if (r.auth?.includes("portal")) {
-        failures.push(`${r.method} ${r.path} (declared for a signed-in policyholder) without a session: expected 401, got ${describePortal(none)}`);
+        failures.push(
+          `${r.method} ${r.path} (declared for a signed-in policyholder) without a session: expected 401, got ${describePortal(none)}`,
+        );
         continue;
       }
       // Only a route naming no record may answer without a session (signing in, signing out, the public logo),
@@ -462,7 +500,7 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
     // Routes naming a record all take a session, or the matrix above failed; every session route is checked below.
     await pool(sessionRoutes, CONCURRENCY, async (r) => {
       const path = pathOf(r, a.organizationId);
-      const other = await portalSend(r.method, path, bobCookie, aliceCover.id);
+      const other = await portalSend(r.method, path, bobCookie, aliceCover.id, r);
       if (other.status !== 404 || !other.type.startsWith("application/problem+json")) {
         failures.push(`${r.method} ${r.path} with another policyholder's session: expected 404, got ${describePortal(other)}`);
       }
@@ -471,18 +509,24 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
         failures.push(`${r.method} ${r.path} with a session of another business: expected 401, got ${describePortal(elsewhere)}`);
       }
       // Carol on her own business's path naming Alice's records: not hers, not there.
-      const crossed = await portalSend(r.method, pathOf(r, x.organizationId), carolCookie, aliceCover.id);
+      const crossed = await portalSend(r.method, pathOf(r, x.organizationId), carolCookie, aliceCover.id, r);
       if (crossed.status !== 404) {
-        failures.push(`${r.method} ${r.path} at Carol's business naming Alice's records: expected 404, got ${describePortal(crossed)}`);
+        failures.push(
+          `${r.method} ${r.path} at Carol's business naming Alice's records: expected 404, got ${describePortal(crossed)}`,
+        );
       }
       checked += 3;
     });
     const after = JSON.stringify(await state());
-    if (after !== before) failures.push(`Alice's business changed:\n  before ${before.slice(0, 800)}\n  after  ${after.slice(0, 800)}`);
-    // The control: Alice herself is answered on every session route.
-    for (const r of sessionRoutes) {
-      const own = await portalSend(r.method, pathOf(r, a.organizationId), aliceCookie, aliceCover.id);
-      if (own.status >= 300) failures.push(`${r.method} ${r.path} with Alice's own session: expected a success, got ${describePortal(own)}`);
+    if (after !== before)
+      failures.push(`Alice's business changed:\n  before ${before.slice(0, 800)}\n  after  ${after.slice(0, 800)}`);
+    // The control: Alice herself is answered on every session route — cancelling her cover last, as it ends it
+    // (the quote and renewal of a cancelled cover are refused, by design).
+    const endsTheCover = (r: PortalRoute) => (/\/cancel$/.test(r.path) ? 1 : 0);
+    for (const r of [...sessionRoutes].sort((x, y) => endsTheCover(x) - endsTheCover(y))) {
+      const own = await portalSend(r.method, pathOf(r, a.organizationId), aliceCookie, aliceCover.id, r);
+      if (own.status >= 300)
+        failures.push(`${r.method} ${r.path} with Alice's own session: expected a success, got ${describePortal(own)}`);
       checked++;
     }
     console.log(`portal routes answered without a session: ${signedOut.join(", ")}`);

@@ -6,7 +6,11 @@ import { BASE_URL, problem, restClient, trpc } from "../support/api";
 import { fileAnswer, jpegPart, pdfPart, PNG, pngPart, sha256, uploadCertificate } from "./_files";
 import { errorPaths, joinTeam, ok, otherSide, tenantWithClients } from "./_helpers";
 
-const EXTRAS = { reminders: { daysBefore: [14, 3] }, branding: { accentColor: null, logo: null } };
+const EXTRAS = {
+  reminders: { daysBefore: [14, 3] },
+  coverage: { coolingOffDays: 14 },
+  branding: { accentColor: null, logo: null },
+};
 const DEFAULTS = { notifications: { email: true, sms: false }, api: { rateLimit: 600 }, ...EXTRAS };
 
 test.describe("GET /business/settings", () => {
@@ -93,13 +97,14 @@ test.describe("renewal reminder days and accent colour", () => {
     const t = await tenantWithClients();
     const updated = await ok(
       await t.write.put("business/settings", {
-        data: { reminders: { daysBefore: [3, 30, 7] }, branding: { accentColor: "#0F766E" } },
+        data: { reminders: { daysBefore: [3, 30, 7] }, coverage: { coolingOffDays: 7 }, branding: { accentColor: "#0F766E" } },
       }),
     );
     expect(updated).toEqual({
       notifications: { email: true, sms: false },
       api: { rateLimit: 600 },
       reminders: { daysBefore: [30, 7, 3] },
+      coverage: { coolingOffDays: 7 },
       branding: { accentColor: "#0f766e", logo: null },
     });
     const test = await otherSide(t, "test");
@@ -231,7 +236,11 @@ test.describe("the logo", () => {
     const t = await tenantWithClients();
     const testSide = await otherSide(t, "test");
     // Settings, the logo among them, are the account's (one logo for both modes): a test key may not set it.
-    await problem(await testSide.write.post("business/settings/logo", { multipart: { file: pngPart("x.png") } }), 403, "forbidden");
+    await problem(
+      await testSide.write.post("business/settings/logo", { multipart: { file: pngPart("x.png") } }),
+      403,
+      "forbidden",
+    );
     const set = await ok(await t.write.post("business/settings/logo", { multipart: { file: pngPart("brand.png") } }));
     const url = set.branding.logo.url as string;
     expect((await ok(await testSide.read.get("business/settings"))).branding.logo.url).toBe(url);

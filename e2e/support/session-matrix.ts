@@ -37,7 +37,7 @@ export interface DashboardOperation {
 export interface Manifest {
   procedures: DashboardOperation[];
   /** The operation table's other HTTP routes, when it declares them. */
-  httpRoutes: { name: string; kind: string; auth: string[]; method: string; path: string }[];
+  httpRoutes: { name: string; kind: string; auth: string[]; method: string; path: string; body?: PortalRoute["body"] }[];
 }
 
 export function loadManifest(): Manifest {
@@ -149,6 +149,11 @@ async function callProcedureOnce(
 export const describeTrpc = (a: TrpcAnswer) => `${a.status} ${a.code ?? ""} ${a.text.slice(0, 300)}`.replace(/\s+/g, " ");
 
 /** A value of the input's schema, every optional field included, the hinted fields (record ids) as given. */
+/** A JSON body the route's schema accepts. */
+export function sampleBody(schema: unknown): unknown {
+  return sample(schema as Schema, schema as Schema, { rich: true, tag: unique() });
+}
+
 export function sampleInput(op: DashboardOperation, hints: Record<string, unknown> = {}): unknown {
   return op.input ? sample(op.input, op.input, { rich: true, tag: unique(), hints }) : undefined;
 }
@@ -179,11 +184,10 @@ export async function callValid(
 export function inputFields(op: DashboardOperation): string[] {
   if (!op.input) return [];
   const fields = (s: Schema): string[] => {
-    const d = s.$ref ? (String(s.$ref).replace(/^#\//, "").split("/") as string[]).reduce((n: Schema, p) => n?.[p], op.input!) : s;
-    return [
-      ...Object.keys(d?.properties ?? {}),
-      ...((d?.allOf ?? d?.anyOf ?? d?.oneOf ?? []) as Schema[]).flatMap(fields),
-    ];
+    const d = s.$ref
+      ? (String(s.$ref).replace(/^#\//, "").split("/") as string[]).reduce((n: Schema, p) => n?.[p], op.input!)
+      : s;
+    return [...Object.keys(d?.properties ?? {}), ...((d?.allOf ?? d?.anyOf ?? d?.oneOf ?? []) as Schema[]).flatMap(fields)];
   };
   return [...new Set(fields(op.input))];
 }
@@ -193,7 +197,11 @@ export const namesRecord = (field: string) => /^(id|reference)$|Id$/.test(field)
 
 /** Every record field of the input given an id that exists nowhere (where the record does not matter). */
 export const unknownRecordIds = (op: DashboardOperation, unknownId: () => string) =>
-  Object.fromEntries(inputFields(op).filter(namesRecord).map((f) => [f, unknownId()]));
+  Object.fromEntries(
+    inputFields(op)
+      .filter(namesRecord)
+      .map((f) => [f, unknownId()]),
+  );
 
 /** Fields that carry a credential or a value, not a record of the organization. */
 const NOT_RECORDS = new Set(["token"]);
@@ -212,7 +220,10 @@ export function recordFields(op: DashboardOperation): { field: string; kind: str
   const fromRest = new Map((op.rest ? parameterKinds(op.rest.path) : []).map((k) => [k.name, k.kind]));
   for (const field of inputFields(op).filter((f) => namesRecord(f) && !NOT_RECORDS.has(f))) {
     const kind = fromRest.get(field) ?? kindByName(op.path, field);
-    if (!kind) throw new Error(`${op.path}: no record kind for its input field \`${field}\` — add a rule to e2e/support/session-matrix.ts`);
+    if (!kind)
+      throw new Error(
+        `${op.path}: no record kind for its input field \`${field}\` — add a rule to e2e/support/session-matrix.ts`,
+      );
     out.push({ field, kind });
   }
   return out;
@@ -279,6 +290,8 @@ export interface PortalRoute {
   params: string[];
   /** Who may call it, when the operation table declares the route (`portal`: a signed-in policyholder). */
   auth?: string[];
+  /** Its body, when the operation table declares one: a multipart form, or JSON of a schema. */
+  body?: { type: "multipart" } | { type: "json"; schema: unknown };
 }
 
 const PORTAL_DIR = path.join(ROOT, "src/app/api/portal");
@@ -290,16 +303,17 @@ const PORTAL_DIR = path.join(ROOT, "src/app/api/portal");
  */
 export function portalRoutes(manifest?: Manifest): PortalRoute[] {
   const out: PortalRoute[] = [];
-  const add = (method: string, template: string, auth?: string[]) => {
+  const add = (method: string, template: string, auth?: string[], body?: PortalRoute["body"]) => {
     const known = out.find((r) => r.method === method && r.path === template);
     if (known) {
       known.auth ??= auth;
+      known.body ??= body;
       return;
     }
     const params = parameterKinds(template)
       .map((k) => k.name)
       .filter((n) => n !== "organizationId");
-    out.push({ method, path: template, params, ...(auth ? { auth } : {}) });
+    out.push({ method, path: template, params, ...(auth ? { auth } : {}), ...(body ? { body } : {}) });
   };
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -310,7 +324,8 @@ export function portalRoutes(manifest?: Manifest): PortalRoute[] {
         const segments = path.relative(PORTAL_DIR, dir).split(path.sep).filter(Boolean);
         const template = `/api/portal/${segments.map((s) => s.replace(/^\[(\w+)\]$/, "{$1}")).join("/")}`;
         const methods = new Set<string>();
-        for (const m of source.matchAll(/export\s+(?:async\s+)?(?:function|const)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) methods.add(m[1]!);
+        for (const m of source.matchAll(/export\s+(?:async\s+)?(?:function|const)\s+(GET|POST|PUT|PATCH|DELETE)\b/g))
+          methods.add(m[1]!);
         for (const m of source.matchAll(/export\s*\{([^}]*)\}/g)) {
           for (const part of m[1]!.split(",")) {
             const name = /(?:\bas\s+)?\b(GET|POST|PUT|PATCH|DELETE)\s*$/.exec(part.trim())?.[1];
@@ -324,6 +339,6 @@ export function portalRoutes(manifest?: Manifest): PortalRoute[] {
     }
   };
   walk(PORTAL_DIR);
-  for (const r of manifest?.httpRoutes ?? []) if (r.path.startsWith("/api/portal/")) add(r.method, r.path, r.auth);
+  for (const r of manifest?.httpRoutes ?? []) if (r.path.startsWith("/api/portal/")) add(r.method, r.path, r.auth, r.body);
   return out.sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
 }

@@ -42,7 +42,7 @@ export const moneyBackOperations = [
   }),
   // GET /api/v1/business/coverages/{id}/cancellation-quote — what cancelling now would refund
   operation({
-    name: "coverages.cancellationQuote",
+    name: "cancellations.quote",
     auth: ["apiKey", "session"],
     permission: "read",
     kind: "query",
@@ -64,7 +64,7 @@ export const moneyBackOperations = [
   }),
   // POST /api/v1/business/coverages/{id}/cancel — cancel, refunding by the rule (or not)
   operation({
-    name: "coverages.cancel",
+    name: "cancellations.create",
     auth: ["apiKey", "session"],
     permission: "write",
     kind: "mutation",

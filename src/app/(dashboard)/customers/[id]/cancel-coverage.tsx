@@ -51,14 +51,14 @@ function CancelCoverageDialog({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const quote = useQuery(trpc.coverages.cancellationQuote.queryOptions({ id: coverageId }, { staleTime: 0, gcTime: 0 }));
+  const quote = useQuery(trpc.cancellations.quote.queryOptions({ id: coverageId }, { staleTime: 0, gcTime: 0 }));
   const [reason, setReason] = useState("");
   const [refund, setRefund] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const cancel = useMutation(
-    trpc.coverages.cancel.mutationOptions({
+    trpc.cancellations.create.mutationOptions({
       onSuccess: (c) => {
         toast.success(
           c.refund
