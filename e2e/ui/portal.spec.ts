@@ -11,6 +11,7 @@ import { PNG } from "../api/_files";
 import { waitForMailbox } from "../api/_mail";
 import { BASE_URL, createKey, restClient, signUp, trpc, unique, type Account } from "../support/api";
 import { checkPage } from "../support/screens";
+import { signInToPortal } from "./_portal";
 
 async function businessWithPolicy(mode: "live" | "test" = "live") {
   const account = await signUp({ organizationName: `Harbour Mutual ${unique()}` });
@@ -18,7 +19,14 @@ async function businessWithPolicy(mode: "live" | "test" = "live") {
   const key = await createKey(account, ["read", "write"], `key-${unique()}`, mode);
   const api = await restClient(key.key);
   const res = await api.post("business/policies", {
-    data: { name: "Shop Contents", type: "property", duration: "monthly", price: "1500", coverage: "Stock and fittings", exclusions: ["Wear and tear"] },
+    data: {
+      name: "Shop Contents",
+      type: "property",
+      duration: "monthly",
+      price: "1500",
+      coverage: "Stock and fittings",
+      exclusions: ["Wear and tear"],
+    },
   });
   expect(res.status()).toBe(201);
   const policy = (await res.json()) as { id: string; price: string };
@@ -48,18 +56,6 @@ async function buyOverApi(api: Awaited<ReturnType<typeof restClient>>, policy: {
   return verified.coverage as { id: string; certificateNumber: string };
 }
 
-/** Signs in to the portal in this page with the code the app emails. */
-async function signInToPortal(page: Page, email: string) {
-  const before = (await waitForMailbox(email, () => true, "anything", 1)).length;
-  await page.getByLabel("Email address").fill(email);
-  await page.getByRole("button", { name: "Email me a code" }).click();
-  await expect(page.getByLabel("Sign-in code")).toBeVisible();
-  const mails = await waitForMailbox(email, (m) => m.length > before && /sign-in code/i.test(m[m.length - 1]!.subject), "a sign-in code");
-  const code = /(\d{6}) is your/.exec(mails[mails.length - 1]!.subject)![1]!;
-  await page.getByLabel("Sign-in code").fill(code);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
 async function businessPage(browser: Browser, account: Account): Promise<Page> {
   const context = await browser.newContext({ baseURL: BASE_URL, viewport: { width: 1280, height: 800 } });
   await context.addCookies((await account.session.storageState()).cookies);
@@ -75,7 +71,9 @@ test("a customer pays, signs in to the portal from the receipt, downloads the ce
   const customer = `holder-${unique()}@example.test`;
 
   // ---- Pays on the hosted checkout ----
-  const init = await api.post("payments/initialize", { data: { amount: Number(policy.price), policyId: policy.id, email: customer } });
+  const init = await api.post("payments/initialize", {
+    data: { amount: Number(policy.price), policyId: policy.id, email: customer },
+  });
   const { authorizationUrl } = (await init.json()) as { authorizationUrl: string };
   await payInBrowser(page, authorizationUrl);
 
@@ -162,7 +160,9 @@ test("a customer pays, signs in to the portal from the receipt, downloads the ce
   const staff = await businessPage(browser, account);
   await staff.goto(`/claims/${claimId}`);
   await expect(staff.getByText("The shop window was broken and stock taken overnight.")).toBeVisible();
-  const thumbnail = staff.getByTestId("evidence-image").filter({ has: staff.getByRole("button", { name: "View broken-window.png" }) });
+  const thumbnail = staff
+    .getByTestId("evidence-image")
+    .filter({ has: staff.getByRole("button", { name: "View broken-window.png" }) });
   const seen = thumbnail.locator("img");
   await expect(seen).toBeVisible();
   await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
@@ -181,7 +181,9 @@ test("another policyholder's coverage, claim, certificate and files are not foun
   const bob = `bob-${unique()}@example.test`;
   const mine = await buyOverApi(api, policy, alice);
   const bobs = await buyOverApi(api, policy, bob);
-  const claim = await api.post("claims", { data: { policyId: policy.id, type: "fire", description: "Bob's fire", amount: 50, email: bob } });
+  const claim = await api.post("claims", {
+    data: { policyId: policy.id, type: "fire", description: "Bob's fire", amount: 50, email: bob },
+  });
   expect(claim.status()).toBe(201);
   const bobsClaim = (await claim.json()) as { id: string };
 
@@ -217,7 +219,10 @@ test("another policyholder's coverage, claim, certificate and files are not foun
   });
   expect(forged.status()).toBe(403);
   // Bad input is a clear 422, not a 500.
-  const bad = await page.request.post(`/api/portal/${organizationId}/session`, { headers: { Origin: BASE_URL }, data: { email: "nope", code: "x" } });
+  const bad = await page.request.post(`/api/portal/${organizationId}/session`, {
+    headers: { Origin: BASE_URL },
+    data: { email: "nope", code: "x" },
+  });
   expect(bad.status()).toBe(422);
   const body = await bad.json();
   expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["code", "email"]);
@@ -225,7 +230,9 @@ test("another policyholder's coverage, claim, certificate and files are not foun
   expect(unknown?.status()).toBe(404);
 });
 
-test("the verification page tells a valid, an expired and an unknown certificate apart, without personal data", async ({ page }) => {
+test("the verification page tells a valid, an expired and an unknown certificate apart, without personal data", async ({
+  page,
+}) => {
   const { account, api, policy } = await businessWithPolicy("test");
   const email = `verify-${unique()}@example.test`;
   const coverage = await buyOverApi(api, policy, email);

@@ -28,7 +28,7 @@ export function CancelCoverageButton({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="secondary" size="sm" onClick={() => setOpen(true)} aria-label={`Cancel ${policyName} cover`}>
+      <Button variant="secondary" size="sm" onClick={() => setOpen(true)} aria-label={`Cancel cover: ${policyName}`}>
         Cancel cover
       </Button>
       {open && (
@@ -100,7 +100,7 @@ function CancelCoverageDialog({
         onOpenChange={(next) => {
           if (!next) onClose();
         }}
-        title={`Cancel ${policyName} cover`}
+        title={`Cancel cover: ${policyName}`}
         description={`For ${email}. The cover ends now: no reminders, no renewal, and its certificate shows it cancelled.`}
       >
         {quote.isPending ? (
