@@ -17,6 +17,7 @@ import { checkLedger } from "@/server/ledger/check";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
 import { initializePayment } from "@/server/payments/service";
 import { createPolicy } from "@/server/policies/service";
+import { portalCancelCoverage, portalCancellationQuote, renewCoverage } from "@/server/portal/service";
 import { updateSettings } from "@/server/settings/service";
 import { ownerWithOrganization, unique } from "@/test/fixtures";
 import { cancelCoverage, cancelCoverageOf, cancellationFigures, cancellationQuoteFor, getCancellationQuote } from "./cancel";
@@ -210,6 +211,22 @@ describe("cancelling a coverage", () => {
     expect((await refusal(cancelCoverage(other.actor, coverage.id, cancel()))).status).toBe(404);
     expect((await refusal(getCancellationQuote(other.actor, coverage.id))).status).toBe(404);
     expect((await db.coverage.findUniqueOrThrow({ where: { id: coverage.id } })).cancelledAt).toBeNull();
+  });
+
+  it("the policyholder: quoted and cancelled on their own cover only; a cancelled cover cannot be renewed (409 coverage_cancelled)", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    await buy(actor, "1000.00");
+    const { coverage, email } = await buy(actor, "300.00");
+    const other = await buy(actor, "300.00");
+    const session = { id: `ps_${unique()}`, organizationId: org.id, email };
+    expect((await refusal(portalCancellationQuote(session, other.coverage.id))).status).toBe(404);
+    expect((await refusal(portalCancelCoverage(session, other.coverage.id, { reason: "Not mine" }))).status).toBe(404);
+    expect((await portalCancellationQuote(session, coverage.id)).refundAmount).toBe("300.00");
+    const done = await portalCancelCoverage(session, coverage.id, { reason: "Moving abroad" });
+    expect([done.status, done.refund?.amount]).toEqual(["cancelled", "300.00"]);
+    const renewal = await refusal(renewCoverage(session, coverage.id));
+    expect([renewal.status, renewal.code]).toEqual([409, "coverage_cancelled"]);
+    expect((await db.coverage.findUniqueOrThrow({ where: { id: other.coverage.id } })).cancelledAt).toBeNull();
   });
 
   it("a later purchase of the same policy by the same email starts a new period: policy.purchased, not renewed", async () => {
