@@ -104,7 +104,7 @@ test.describe("GET /business/analytics/overview", () => {
       policies: { total: 4, active: 3 },
       coverages: { active: 2 },
       revenue: { total: "450.00", last30Days: "450.00" },
-      claims: { total: 6, submitted: 2, underReview: 1, approved: 1, rejected: 1, paid: 1 },
+      claims: { total: 6, submitted: 2, underReview: 1, approved: 1, rejected: 1, paid: 1, lossRatio: 0.1778 }, // (30 + 50) / 450
       payments: { total: 5, succeeded: 3, failed: 1, pending: 1, conversionRate: 0.6 },
     });
     // Its exact value is the metering spec's business: here, a count that includes the seeding's requests.
@@ -120,7 +120,7 @@ test.describe("GET /business/analytics/overview", () => {
       policies: { total: 0, active: 0 },
       coverages: { active: 0 },
       revenue: { total: "0.00", last30Days: "0.00" },
-      claims: { total: 0, submitted: 0, underReview: 0, approved: 0, rejected: 0, paid: 0 },
+      claims: { total: 0, submitted: 0, underReview: 0, approved: 0, rejected: 0, paid: 0, lossRatio: null },
       payments: { total: 0, succeeded: 0, failed: 0, pending: 0, conversionRate: null },
     });
   });
@@ -133,7 +133,7 @@ test.describe("GET /business/analytics/overview", () => {
       policies: { total: 1, active: 1 },
       coverages: { active: 1 },
       revenue: { total: "999.00", last30Days: "999.00" },
-      claims: { total: 1, submitted: 0, underReview: 0, approved: 0, rejected: 0, paid: 1 },
+      claims: { total: 1, submitted: 0, underReview: 0, approved: 0, rejected: 0, paid: 1, lossRatio: 0.7007 }, // 700 / 999
       payments: { total: 2, succeeded: 1, failed: 1, pending: 0, conversionRate: 0.5 },
     });
   });

@@ -461,7 +461,8 @@ function verdict(c: Case, a: Answer): string | null {
   return null;
 }
 
-// Both key modes: a test key acts as the organization's test twin, a path with its own failure modes.
+// Both key modes: a test key acts as the organization's test twin, a path with its own failure modes; each
+// mode runs half of the generated cases.
 for (const mode of ["live", "test"] as const)
   test(`fuzz (${mode} keys): ≥ 5 000 hostile requests from the OpenAPI document → never 5xx, every error problem+json`, async () => {
     const deadline = Date.now() + BUDGET_S * 1000;
@@ -480,7 +481,12 @@ for (const mode of ["live", "test"] as const)
     const hints = { policyId: ids["/business/policies/{id}"], webhookId: ids["/business/webhooks/{id}"] };
 
     const generated = generateCases(api.operations, api.doc, ids, hints);
-    const cases = generated.filter((_, i) => i % EVERY === 0);
+    // Each generated case runs once: the even ones with a live key, the odd ones with a test key (both halves
+    // are over 5 000; the cases and the tenants of the two modes are alike, so running all of them twice
+    // proved nothing more and cost the suite half a minute).
+    const half = mode === "live" ? 0 : 1;
+    const cases = generated.filter((_, i) => i % 2 === half).filter((_, i) => i % EVERY === 0);
+    if (EVERY === 1) expect(cases.length, "cases of this mode").toBeGreaterThanOrEqual(5000);
     console.log(`fuzz seed=${SEED} (${mode} keys): ${generated.length} cases generated, running ${cases.length}`);
     const statuses = new Map<number, number>();
     const failures: { c: Case; why: string }[] = [];

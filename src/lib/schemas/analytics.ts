@@ -82,6 +82,9 @@ export const AnalyticsOverview = z
       approved: z.int(),
       rejected: z.int(),
       paid: z.int(),
+      lossRatio: Ratio.nullable().describe(
+        "All time: approved and paid claims (the approved amount where set) ÷ (gross premium − refunds); null without premium",
+      ),
     }),
     payments: z.object({
       total: z.int().describe("Payments initialized"),

@@ -232,7 +232,7 @@ describe("analytics overview", () => {
       policies: { total: 3, active: 2 },
       coverages: { active: 2 },
       revenue: { total: "250.00", last30Days: "250.00" },
-      claims: { total: 5, submitted: 1, underReview: 1, approved: 1, rejected: 1, paid: 1 },
+      claims: { total: 5, submitted: 1, underReview: 1, approved: 1, rejected: 1, paid: 1, lossRatio: 0.14 }, // (30 + 5) / 250
       payments: { total: 5, succeeded: 3, failed: 1, pending: 1, conversionRate: 0.6 },
       // 7 today and 2 yesterday; the one 40 days ago is outside
       apiRequests: { last30Days: 9 },
@@ -257,7 +257,7 @@ describe("analytics overview", () => {
       policies: { total: 0, active: 0 },
       coverages: { active: 0 },
       revenue: { total: "0.00", last30Days: "0.00" },
-      claims: { total: 0, submitted: 0, underReview: 0, approved: 0, rejected: 0, paid: 0 },
+      claims: { total: 0, submitted: 0, underReview: 0, approved: 0, rejected: 0, paid: 0, lossRatio: null },
       payments: { total: 0, succeeded: 0, failed: 0, pending: 0, conversionRate: null },
       apiRequests: { last30Days: 0 },
     });

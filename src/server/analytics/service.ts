@@ -117,7 +117,7 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
   assertCan(actor, "read");
   const orgId = actor.organizationId;
   const last30 = resolveRange({}, now);
-  const [currency, policies, activePolicies, activeCoverages, claims, [totals], requests] = await Promise.all([
+  const [currency, policies, activePolicies, activeCoverages, claims, [totals], requests, losses] = await Promise.all([
     currencyOf(orgId),
     db.policy.count({ where: { organizationId: orgId } }),
     db.policy.count({ where: { organizationId: orgId, isActive: true } }),
@@ -135,6 +135,7 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
       where: { organizationId: orgId, hour: { gte: last30.start, lt: last30.end } },
       _sum: { requests: true },
     }),
+    lossRatio({ organizationId: orgId }, null),
   ]);
   const claimsOf = (s: string) => claims.find((c) => c.status === s)?._count._all ?? 0;
   const created = Number(totals?.created ?? 0n);
@@ -152,6 +153,7 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
       approved: claimsOf("approved"),
       rejected: claimsOf("rejected"),
       paid: claimsOf("paid"),
+      lossRatio: losses,
     },
     payments: {
       total: created,
