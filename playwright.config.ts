@@ -46,7 +46,13 @@ export default defineConfig({
     // No traces for the HTTP specs: each request context would record one (hundreds of thousands of
     // files over a run, most of the test runner's CPU); a failure's message carries the answer already.
     { name: "api", testDir: "e2e/api", use: { trace: "off" } },
-    { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } },
+    // Reduced motion, as a user may ask: the app then animates nothing (globals.css), so the browser paints
+    // no frames for spinners and fades while a spec waits.
+    {
+      name: "ui",
+      testDir: "e2e/ui",
+      use: { browserName: "chromium", viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" },
+    },
   ],
   webServer: {
     // It builds first, unless `npm test` has just built (E2E_BUILT=1). The
