@@ -22,6 +22,7 @@ import { CreateClaimInput } from "@/lib/schemas/claims";
 import { submitClaim } from "@/server/claims/service";
 import { connectDatabase, db } from "@/server/db/client";
 import { env } from "@/server/env";
+import { AppError } from "@/server/errors";
 import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
 import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
@@ -30,7 +31,15 @@ import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { sendOnce } from "./deliver";
 import { CreateWebhookInput, type WebhookDelivery } from "@/lib/schemas/webhooks";
-import { createWebhook, getDelivery, listDeliveries, retryDelivery, sendTestEvent, setWebhookStatus } from "./service";
+import {
+  createWebhook,
+  deleteWebhook,
+  getDelivery,
+  listDeliveries,
+  retryDelivery,
+  sendTestEvent,
+  setWebhookStatus,
+} from "./service";
 import type { ResolveHost } from "./url-safety";
 import { runJobsOnce } from "@/server/jobs/runner";
 import { dispatchEvents, runDueTasks } from "./jobs";
@@ -517,6 +526,22 @@ describe("test events and manual retries", () => {
     expect(rx.requests).toHaveLength(2);
   });
 
+  it("a webhook deleted while its test ping was out: 404, nothing logged (not a 500 from the log's foreign key)", async () => {
+    const { actor } = await shop();
+    const rx = await receiver(() => ({ status: 200, delayMs: 300 }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    const sending = sendTestEvent(actor, webhook.id).then(
+      () => null,
+      (e: unknown) => e as AppError,
+    );
+    // The DELETE lands while the receiver is still answering.
+    while (rx.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await deleteWebhook(actor, webhook.id);
+    const err = await sending;
+    expect([err?.status, err?.code]).toEqual([404, "not_found"]);
+    expect(await db.webhookDelivery.count({ where: { webhookId: webhook.id } })).toBe(0);
+  });
+
   // After a successful manual retry the worker does not send the event again,
   // and attempt numbers of one event stay unique.
   it("a successful manual retry of a failed attempt ends the automatic retries", async () => {
@@ -565,7 +590,11 @@ describe("what the app connects to, and reads back", () => {
     const resolve = vi.fn<ResolveHost>(async () => (++answers === 1 ? ["127.0.0.1"] : ["127.0.0.2"]));
     const webhook = await hook(actor, `http://hooks.rebind.test:${port}/coverdesk/hooks`, ["claim.submitted"]);
     const row = await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
-    const outcome = await sendOnce(row, { id: "evt_pinned", type: "ping", createdAt: new Date(), data: {} }, { resolve, livemode: true });
+    const outcome = await sendOnce(
+      row,
+      { id: "evt_pinned", type: "ping", createdAt: new Date(), data: {} },
+      { resolve, livemode: true },
+    );
     expect(outcome, String(outcome.error)).toMatchObject({ ok: true, responseStatus: 200 });
 
     expect(resolve.mock.calls).toEqual([["hooks.rebind.test"]]);

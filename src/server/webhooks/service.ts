@@ -144,10 +144,20 @@ export async function sendTestEvent(actor: Actor, id: string): Promise<WebhookDe
   const outcome = await sendOnce(webhook, event, { livemode: isLive(actor) });
   return toDelivery(
     await db.$transaction(async (tx) => {
+      await assertStillThere(tx, webhook.id);
       if (outcome.gone) await disableGone(tx, webhook.id);
       return logAttempt(tx, webhook, event, 1, outcome, null);
     }),
   );
+}
+
+/**
+ * The webhook, held until the attempt is logged: deleted while its request
+ * was out (a concurrent DELETE) → 404, as if the call had come a moment later.
+ */
+async function assertStillThere(tx: Tx, webhookId: string): Promise<void> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM webhook WHERE id = ${webhookId} FOR KEY SHARE`;
+  if (rows.length === 0) throw notFound("Webhook");
 }
 
 /** SPEC §6: a receiver that answers 410 Gone gets nothing more. */
@@ -171,6 +181,7 @@ export async function retryDelivery(actor: Actor, deliveryId: string): Promise<W
   const outcome = await sendOnce(delivery.webhook, event as EventPayload, { livemode: isLive(actor) });
   return toDelivery(
     await db.$transaction(async (tx) => {
+      await assertStillThere(tx, delivery.webhookId);
       const last = await tx.webhookDelivery.aggregate({
         where: { webhookId: delivery.webhookId, eventId: event.id },
         _max: { attempt: true },

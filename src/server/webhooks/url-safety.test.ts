@@ -217,7 +217,11 @@ describe("private URLs when they are not allowed", () => {
         let answers = 0;
         const resolve = vi.fn<ResolveHost>(async () => (++answers === 1 ? [publicV6] : ["127.0.0.1"]));
         const row = await storedHook(`http://rebind.example.com:${listener.port}/hooks`);
-        const outcome = await sendOnce(row, { id: "evt_test", type: "ping", createdAt: new Date(), data: {} }, { resolve, livemode: true });
+        const outcome = await sendOnce(
+          row,
+          { id: "evt_test", type: "ping", createdAt: new Date(), data: {} },
+          { resolve, livemode: true },
+        );
 
         expect(resolve).toHaveBeenCalledTimes(1);
         expect(listener.connections()).toBe(0);
@@ -235,7 +239,11 @@ describe("private URLs when they are not allowed", () => {
       try {
         const resolve = vi.fn<ResolveHost>(async () => ["93.184.216.34", "127.0.0.1"]);
         const row = await storedHook(`http://mixed.example.com:${listener.port}/hooks`);
-        const outcome = await sendOnce(row, { id: "evt_test", type: "ping", createdAt: new Date(), data: {} }, { resolve, livemode: true });
+        const outcome = await sendOnce(
+          row,
+          { id: "evt_test", type: "ping", createdAt: new Date(), data: {} },
+          { resolve, livemode: true },
+        );
         expect(outcome).toMatchObject({ ok: false, responseStatus: null, durationMs: null, error: `Not sent: ${REFUSED}` });
         expect(listener.connections()).toBe(0);
       } finally {

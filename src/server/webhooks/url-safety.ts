@@ -63,7 +63,8 @@ export type Target = { ok: true; hostname: string; addresses: string[] } | { ok:
  */
 export async function resolveTarget(url: string, resolve: ResolveHost = systemResolve): Promise<Target> {
   const parsed = new URL(url); // WHATWG parsing: `2130706433`, `0x7f.1`, `017700000001` become 127.0.0.1
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, reason: "Use an address starting with http:// or https://" };
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return { ok: false, reason: "Use an address starting with http:// or https://" };
   const hostname = parsed.hostname.replace(/^\[|\]$/g, "");
   const name = hostname.replace(/\.$/, "");
   // RFC 6761: localhost and *.localhost are loopback, whatever a resolver says.
