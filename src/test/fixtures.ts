@@ -10,13 +10,18 @@ import { createOrganization } from "@/server/organizations/service";
 export const unique = () => crypto.randomBytes(5).toString("hex");
 
 /** The code of the AppError a promise rejects with (fails the test when it resolves or throws anything else). */
-export async function codeOf(p: Promise<unknown>) {
+/** The AppError the promise rejects with (the test fails if it resolves or throws anything else). */
+export async function refusal(p: Promise<unknown>): Promise<AppError> {
   const err = await p.then(
     () => null,
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(AppError);
-  return (err as AppError).code;
+  return err as AppError;
+}
+
+export async function codeOf(p: Promise<unknown>) {
+  return (await refusal(p)).code;
 }
 
 export async function createUser(name = "Test User") {

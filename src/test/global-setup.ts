@@ -28,7 +28,10 @@ import { withDatabase, workerDatabase } from "./worker-database";
 
 export default async function setup(project: TestProject) {
   // Each Vitest project runs its global setup; the databases are made once per run, in this process.
-  const once = globalThis as { coverdeskTestSetup?: Promise<(() => Promise<void>) | undefined>; coverdeskTestSetupUsers?: number };
+  const once = globalThis as {
+    coverdeskTestSetup?: Promise<(() => Promise<void>) | undefined>;
+    coverdeskTestSetupUsers?: number;
+  };
   once.coverdeskTestSetupUsers = (once.coverdeskTestSetupUsers ?? 0) + 1;
   once.coverdeskTestSetup ??= prepare(project);
   const teardown = await once.coverdeskTestSetup;

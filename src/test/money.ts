@@ -16,7 +16,8 @@ import { createPolicy } from "@/server/policies/service";
 import { createUser, unique } from "./fixtures";
 import { kybUploads } from "./uploads";
 
-const card = () =>
+/** The sandbox's card that succeeds, valid for two more years. */
+export const card = () =>
   CheckoutInput.parse({ cardNumber: SANDBOX_CARDS.success, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123" });
 
 /** Settles one successful payment of `price` ("100.00") to the organization; returns its reference. */

@@ -2,22 +2,12 @@
 // the KYB queue's order and its cursor, and the review of one business.
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
-import { AppError } from "@/server/errors";
 import { submitKyb, resubmitKyb } from "@/server/kyb/service";
 import { encodeCursor } from "@/server/pagination";
-import { createUser, ownerWithOrganization } from "@/test/fixtures";
+import { createUser, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { kybUploads } from "@/test/uploads";
 import { KybQueueInput, type KybQueueItem } from "@/lib/schemas/admin";
 import { approveKyb, isPlatformAdmin, kybQueue, kybReview, rejectKyb, requirePlatformAdmin, type PlatformAdmin } from "./service";
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 async function platformAdmin(
   name = "Platform Reviewer",

@@ -17,19 +17,10 @@ import { checkLedger } from "@/server/ledger/check";
 import { ensureTestTwin } from "@/server/organizations/twin";
 import { refundPayment } from "@/server/refunds/service";
 import { requestWithdrawal } from "@/server/withdrawals/service";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
 import { runDueClaimPayouts } from "./job";
 import { listClaimPayouts, payClaim } from "./service";
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 const account = (n: number) => `30${String(n).padStart(8, "0")}`;
 const pay = (v: Record<string, unknown> = {}) => PayClaimInput.parse({ accountNumber: account(1), bankCode: "058", ...v });

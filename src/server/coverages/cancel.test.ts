@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { formatMinor } from "@/lib/money";
 import { CancelCoverageInput } from "@/lib/schemas/coverages";
 import { CreateClaimInput, UpdateClaimStatusInput } from "@/lib/schemas/claims";
-import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
+import { InitializePaymentInput } from "@/lib/schemas/payments";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
 import type { Actor } from "@/server/actor";
 import { submitClaim, updateClaimStatus } from "@/server/claims/service";
@@ -14,32 +14,19 @@ import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { availableBalance } from "@/server/ledger/balance";
 import { checkLedger } from "@/server/ledger/check";
-import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
+import { payWithCard } from "@/server/payments/checkout";
 import { initializePayment } from "@/server/payments/service";
 import { createPolicy } from "@/server/policies/service";
 import { portalCancelCoverage, portalCancellationQuote, renewCoverage } from "@/server/portal/service";
 import { updateSettings } from "@/server/settings/service";
-import { ownerWithOrganization, unique } from "@/test/fixtures";
+import { ownerWithOrganization, refusal, unique } from "@/test/fixtures";
 import { cancelCoverage, cancelCoverageOf, cancellationFigures, cancellationQuoteFor, getCancellationQuote } from "./cancel";
 import { runCoverageLifecycle } from "./lifecycle";
 import { listCoverages } from "./service";
+import { card as testCard } from "@/test/money";
 
 const DAY = 86_400_000;
-const card = CheckoutInput.parse({
-  cardNumber: SANDBOX_CARDS.success,
-  expMonth: 12,
-  expYear: new Date().getUTCFullYear() + 2,
-  cvc: "123",
-});
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
+const card = testCard();
 
 /** A customer buys a monthly policy of `price` (a new one unless `policyId`); answers the coverage row and the payment's reference. */
 async function buy(actor: Actor, price = "300.00", policyId?: string, email = `c${unique()}@example.test`) {

@@ -5,8 +5,8 @@ import type { Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { MAIL_MAX_ATTEMPTS } from "@/server/mail/kinds";
 import { sessionActor } from "@/server/organizations/service";
-import { payWithCard, SANDBOX_CARDS } from "@/server/payments/checkout";
-import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
+import { payWithCard } from "@/server/payments/checkout";
+import { InitializePaymentInput } from "@/lib/schemas/payments";
 import { initializePayment } from "@/server/payments/service";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
@@ -14,14 +14,10 @@ import { addMember, codeOf, ownerWithOrganization, unique } from "@/test/fixture
 import { runCoverageLifecycle } from "./lifecycle";
 import { SimulateEndInput } from "@/lib/schemas/coverage-reminders";
 import { listCustomerReminders, simulateCoverageEnd } from "./reminders";
+import { card as testCard } from "@/test/money";
 
 const DAY = 86_400_000;
-const card = CheckoutInput.parse({
-  cardNumber: SANDBOX_CARDS.success,
-  expMonth: 12,
-  expYear: new Date().getUTCFullYear() + 2,
-  cvc: "123",
-});
+const card = testCard();
 
 async function shop(mode: "live" | "test") {
   const owner = await ownerWithOrganization();

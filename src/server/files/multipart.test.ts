@@ -1,10 +1,10 @@
 // The multipart reader on real request bodies (built with FormData or by hand,
 // streamed like a socket would deliver them).
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/server/errors";
 import { readMultipart } from "./multipart";
 import { sanitizeFileName, contentDisposition } from "./file-name";
 import { sniffContentType } from "./sniff";
+import { refusal } from "@/test/fixtures";
 
 const PDF = Buffer.from("%PDF-1.4\n%%EOF\n");
 /** A real 1×1 PNG (an image's header is read: ./images.test.ts). */
@@ -39,15 +39,6 @@ function chunkedRequest(contentType: string, body: Buffer, chunk = 100) {
     headers: { "content-type": contentType },
     duplex: "half",
   } as RequestInit);
-}
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
 }
 
 describe("sniffContentType", () => {

@@ -5,18 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/server/actor";
 import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
-import { addMember, createUser, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, createUser, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { filesOnDisk, kybUploads, storedFileIds } from "@/test/uploads";
 import { decideKyb, getKyb, listKybDocuments, resubmitKyb, submitKyb } from "./service";
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -10,19 +10,10 @@ import { availableBalance } from "@/server/ledger/balance";
 import { earningsTotals } from "@/server/earnings/service";
 import { checkLedger } from "@/server/ledger/check";
 import { initializePayment } from "@/server/payments/service";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { receivePayment } from "@/test/money";
 import { runDueRefunds } from "./job";
 import { listRefunds, refundPayment } from "./service";
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 const input = (v: Record<string, unknown> = {}) => RefundPaymentInput.parse(v);
 

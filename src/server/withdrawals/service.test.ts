@@ -5,19 +5,10 @@ import { connectDatabase, db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { checkLedger } from "@/server/ledger/check";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { availableBalance, listWithdrawals, requestWithdrawal } from "./service";
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(AppError);
-  return err as AppError;
-}
 
 const withdraw = (amount: number, bankAccountId: string) => WithdrawInput.parse({ amount, bankAccountId });
 
