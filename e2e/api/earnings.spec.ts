@@ -21,7 +21,7 @@ const WITHDRAWALS = "business/earnings/withdrawals";
 const BANK_ACCOUNTS = "business/payment-methods/bank-accounts";
 
 const WITHDRAWAL_FIELDS = ["amount", "bankAccountId", "completedAt", "createdAt", "currency", "failureReason", "id", "status"];
-const TRANSACTION_FIELDS = ["amount", "createdAt", "currency", "description", "id", "reference", "type"];
+const TRANSACTION_FIELDS = ["amount", "balanceAfter", "createdAt", "currency", "description", "id", "reference", "type"];
 const today = () => new Date().toISOString().slice(0, 10);
 
 async function approveKyb(t: Tenant) {
@@ -114,6 +114,11 @@ test.describe("earnings (REST)", () => {
       description: `Withdrawal to Access Bank ••••${account.accountNumberLast4}`,
     });
     expect(tx.data[0].reference).toMatch(/^wd_/);
+    // The running balance: 73.00 after the withdrawal, then back through the payment and its fee to 0.
+    expect(tx.data[0].balanceAfter).toBe("73.00");
+    expect(tx.data[1].balanceAfter).toBe((Number("73.00") + 25.5).toFixed(2));
+    expect(Number(tx.data[2].balanceAfter)).toBe(Number(tx.data[1].balanceAfter) - Number(tx.data[1].amount));
+    expect(Number(tx.data[2].balanceAfter) - Number(tx.data[2].amount)).toBe(0);
 
     const list = await ok(await t.read.get(WITHDRAWALS));
     expect(list.data.map((x: any) => x.id)).toEqual([w.id]);
@@ -125,9 +130,14 @@ test.describe("earnings (REST)", () => {
     expect((await ok(await t.read.get(`${TRANSACTIONS}?type=fee`))).data.map((e: any) => e.amount)).toEqual(["-1.50"]);
     expect((await ok(await t.read.get(`${TRANSACTIONS}?from=${today()}&to=${today()}`))).data).toHaveLength(2);
     expect((await ok(await t.read.get(`${TRANSACTIONS}?to=2000-01-01`))).data).toEqual([]);
+    // A type filter leaves entries out: no running balance; pages of the whole ledger carry it on.
+    expect((await ok(await t.read.get(`${TRANSACTIONS}?type=fee`))).data[0].balanceAfter).toBeNull();
     const page = await ok(await t.read.get(`${TRANSACTIONS}?limit=1`));
     expect(page.data).toHaveLength(1);
-    expect((await ok(await t.read.get(`${TRANSACTIONS}?limit=1&cursor=${page.nextCursor}`))).nextCursor).toBeNull();
+    const next = await ok(await t.read.get(`${TRANSACTIONS}?limit=1&cursor=${page.nextCursor}`));
+    expect(next.nextCursor).toBeNull();
+    expect(Number(next.data[0].balanceAfter)).toBe(Number(page.data[0].balanceAfter) - Number(page.data[0].amount));
+    expect(Number(next.data[0].balanceAfter) - Number(next.data[0].amount)).toBe(0);
     for (const qs of ["from=2026-02-30", "to=tomorrow", "from=2026-03-02&to=2026-03-01", "type=chargeback"]) {
       await problem(await t.read.get(`${TRANSACTIONS}?${qs}`), 400, "invalid_query");
     }

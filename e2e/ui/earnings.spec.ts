@@ -185,7 +185,9 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   const download = await downloading;
   expect(download.suggestedFilename()).toBe("transactions-withdrawal.csv");
   const lines = (await fs.readFile(await download.path(), "utf8")).split("\r\n");
-  expect(lines[0]).toBe("id,createdAt,type,amount,currency,reference,description");
+  // A type filter leaves entries out: the balance column is empty.
+  expect(lines[0]).toBe("id,createdAt,type,amount,balanceAfter,currency,reference,description");
+  expect(lines[1]!.split(",")[4]).toBe("");
   expect(lines.filter(Boolean)).toHaveLength(3);
   expect(
     lines
@@ -194,6 +196,10 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
       .map((l) => l.split(",")[3]),
   ).toEqual(expect.arrayContaining(["-100.00", "-5.13"]));
   await page.getByLabel("Type").selectOption("all");
+  // The whole ledger: the newest entry's running balance is the available balance.
+  await expect(
+    page.getByRole("table", { name: "Transactions" }).locator("tbody tr").first().getByTestId("transaction-balance"),
+  ).toHaveText(money(afterWithdraw));
   await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would repeat in a scrolled full-page shot
   await checkPage(page, "earnings", page.getByTestId("balance-withdrawn"));
 

@@ -73,6 +73,9 @@ export const LedgerTransaction = z
     reference: z.string().describe("The payment's, withdrawal's, refund's or claim payout's reference"),
     description: z.string(),
     createdAt: z.iso.datetime(),
+    balanceAfter: Money.nullable().describe(
+      "The organization's balance right after this entry (the statement's running balance); null when the list is filtered by `type`, which leaves entries out",
+    ),
   })
   .meta({ id: "LedgerTransaction" });
 export type LedgerTransaction = z.output<typeof LedgerTransaction>;

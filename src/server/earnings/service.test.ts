@@ -4,6 +4,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
+import { formatMinor } from "@/lib/money";
+import { availableBalance } from "@/server/ledger/balance";
 import { settleWithdrawal } from "@/server/payouts/settle";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { requestWithdrawal } from "@/server/withdrawals/service";
@@ -95,10 +97,25 @@ describe("ledger transactions", () => {
       reference: failed.reference,
       description: expect.stringContaining("failed: The bank refused the transfer"),
       createdAt: expect.any(String),
+      balanceAfter: expect.any(String),
     });
+    // The running balance: the newest entry's is the balance; each older one's is the newer one's less its amount.
+    const minor = (v: string | null) => BigInt(Math.round(Number(v) * 100));
+    expect(all.data[0]!.balanceAfter).toBe(formatMinor(await availableBalance(actor.organizationId)));
+    for (let i = 1; i < all.data.length; i++) {
+      expect(minor(all.data[i]!.balanceAfter), `entry ${i}`).toBe(
+        minor(all.data[i - 1]!.balanceAfter) - minor(all.data[i - 1]!.amount),
+      );
+    }
+    expect(minor(all.data.at(-1)!.balanceAfter) - minor(all.data.at(-1)!.amount)).toBe(0n);
+    // Page by page the same figures, one page's sum apart.
+    const first = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "3" }));
+    const second = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "3", cursor: first.nextCursor }));
+    expect([...first.data, ...second.data].map((t) => t.balanceAfter)).toEqual(all.data.slice(0, 6).map((t) => t.balanceAfter));
 
     const fees = await listTransactions(actor, ListTransactionsQuery.parse({ type: "fee" }));
     expect(fees.data.map((t) => t.amount).sort()).toEqual(["-0.75", "-1.50"]);
+    expect(fees.data.map((t) => t.balanceAfter)).toEqual([null, null]);
     const debits = await listTransactions(actor, ListTransactionsQuery.parse({ type: "withdrawal" }));
     expect(debits.data.map((t) => t.amount)).toEqual(["-10.13", "-20.00", "-40.00"]);
 

@@ -75,7 +75,7 @@ export async function getEarningsOverview(actor: Actor, now = new Date()): Promi
   };
 }
 
-export const toLedgerTransaction = (row: LedgerRow): LedgerTransaction => ({
+export const toLedgerTransaction = (row: LedgerRow, balanceAfter: bigint | null = null): LedgerTransaction => ({
   id: row.id,
   type: row.type,
   amount: formatMinor(row.amountMinor),
@@ -83,6 +83,7 @@ export const toLedgerTransaction = (row: LedgerRow): LedgerTransaction => ({
   reference: row.reference,
   description: row.description,
   createdAt: row.createdAt.toISOString(),
+  balanceAfter: balanceAfter === null ? null : formatMinor(balanceAfter),
 });
 
 export async function listTransactions(actor: Actor, query: ListTransactionsQuery): Promise<Page<LedgerTransaction>> {
@@ -103,7 +104,22 @@ export async function listTransactions(actor: Actor, query: ListTransactionsQuer
       ],
     },
   });
-  return toPage(rows, query, toLedgerTransaction);
+  if (query.type || rows.length === 0) return toPage(rows, query, (row) => toLedgerTransaction(row));
+  // The running balance: a page of the unfiltered ledger (or of a range of days) is a contiguous run of
+  // it, newest first, so the balance after its first entry is the sum of every entry up to that one, and
+  // each next one's is the previous less the previous entry's amount. One sum per page.
+  const first = rows[0]!;
+  const [upTo] = await db.$queryRaw<{ sum: bigint }[]>`
+    SELECT coalesce(sum("amountMinor"), 0)::bigint AS sum FROM ledger_transaction
+    WHERE "organizationId" = ${actor.organizationId}
+      AND ("createdAt", id) <= (${first.createdAt}::timestamp, ${first.id})`;
+  let balance = BigInt(upTo?.sum ?? 0n);
+  const after = new Map<string, bigint>();
+  for (const row of rows) {
+    after.set(row.id, balance);
+    balance -= row.amountMinor;
+  }
+  return toPage(rows, query, (row) => toLedgerTransaction(row, after.get(row.id)!));
 }
 
 /** Whether the dashboard may offer a withdrawal, and why not (in the order the service checks). */

@@ -17,9 +17,9 @@ import { displayMoney } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { TRANSACTION_LABEL, TRANSACTION_TYPES, type LedgerTransaction, type TransactionType } from "./types";
 
-const CSV_COLUMNS = ["id", "createdAt", "type", "amount", "currency", "reference", "description"] as const;
+const CSV_COLUMNS = ["id", "createdAt", "type", "amount", "balanceAfter", "currency", "reference", "description"] as const;
 /** Written as numbers; every other column is text, neutralized against formulas (see src/lib/csv.ts). */
-const CSV_NUMBERS = ["amount"] as const;
+const CSV_NUMBERS = ["amount", "balanceAfter"] as const;
 const PAGE = 50;
 /** The download fetches every page of the filter; this many rows at most (the API's export is for more). */
 const CSV_MAX_ROWS = 20_000;
@@ -158,7 +158,9 @@ export function TransactionsSection() {
                     {TRANSACTION_LABEL[t.type as TransactionType] ?? t.type}
                   </Badge>
                   <span className="mt-1 block text-slate-900 [overflow-wrap:anywhere]">{t.description}</span>
-                  <span className="block font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere]">{t.reference}</span>
+                  <span className="block font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere]">
+                    {t.reference}
+                  </span>
                 </span>
               ),
             },
@@ -177,6 +179,21 @@ export function TransactionsSection() {
                 </span>
               ),
             },
+            // The running balance; a list filtered by type leaves entries out, so it has none.
+            ...(filter.type === "all"
+              ? [
+                  {
+                    header: "Balance",
+                    numeric: true,
+                    className: "text-slate-700",
+                    cell: (t: LedgerTransaction) => (
+                      <span data-testid="transaction-balance">
+                        {t.balanceAfter === null ? "—" : displayMoney(t.balanceAfter, t.currency)}
+                      </span>
+                    ),
+                  },
+                ]
+              : []),
           ]}
         />
       )}
