@@ -89,13 +89,14 @@ async function quoteOf(client: Tx | typeof db, row: CoverageRow, now: Date): Pro
     coolingOffDaysOf(client, row.organizationId),
     // The payment that bought the current period: the latest successful one of this coverage.
     client.payment.findFirst({
-      where: { coverageId: row.id, status: "success" },
+      where: { organizationId: row.organizationId, coverageId: row.id, status: "success" },
       orderBy: [{ paidAt: "desc" }, { id: "desc" }],
     }),
     client.claimStatusChange.findFirst({
       where: {
         toStatus: { in: ["approved", "paid"] },
         createdAt: { gte: row.periodStartsAt },
+        organizationId: row.organizationId,
         claim: { coverageId: row.id, status: { in: ["approved", "paid"] } },
       },
       select: { id: true },
