@@ -252,6 +252,19 @@ describe("the instance's key cache", () => {
     await removeMember(actor, member.id);
     await expectAppError(authenticateApiKey(adminKey.key, long), "revoked_api_key");
   });
+
+  it("a look-up that read the key before a change is not remembered after it (the change would be forgotten)", async () => {
+    const long = 60_000;
+    const { actor } = await ownerWithOrganization();
+    const created = await createApiKey(actor, { name: "Raced", permissions: ["read"] });
+    // The look-up is in flight (it read the key active) when a change lands and this instance forgets its keys…
+    const inFlight = authenticateApiKey(created.key, long);
+    forgetApiKeys();
+    expect((await inFlight).id).toBe(created.id);
+    // …so the next use reads the database again and sees the change (made behind the cache's back here).
+    await db.apiKey.update({ where: { id: created.id }, data: { status: "revoked", revokedAt: new Date() } });
+    await expectAppError(authenticateApiKey(created.key, long), "revoked_api_key");
+  });
 });
 
 describe("key lifecycle", () => {

@@ -195,16 +195,23 @@ interface CachedKey {
   refused?: "invalid_api_key" | "revoked_api_key";
 }
 const MAX_CACHED_KEYS = 10_000;
-const gk = globalThis as unknown as { __coverdeskKeyCache?: Map<string, CachedKey> };
+const gk = globalThis as unknown as {
+  __coverdeskKeyCache?: Map<string, CachedKey>;
+  __coverdeskKeyCacheGeneration?: { n: number };
+};
 const keyCache = (gk.__coverdeskKeyCache ??= new Map());
+// Bumped by every forget: a lookup that began before a change (and so may have
+// read the key as it was) must not put what it read back after the change.
+const generation = (gk.__coverdeskKeyCacheGeneration ??= { n: 0 });
 
 /** Drops every cached key of this instance: call after a change to keys, members or the rate limit. */
 export function forgetApiKeys(): void {
+  generation.n += 1;
   keyCache.clear();
 }
 
-function remember(hash: string, entry: Omit<CachedKey, "until">, cacheMs: number) {
-  if (cacheMs <= 0) return;
+function remember(hash: string, entry: Omit<CachedKey, "until">, cacheMs: number, readAt: number) {
+  if (cacheMs <= 0 || readAt !== generation.n) return;
   if (keyCache.size >= MAX_CACHED_KEYS) keyCache.delete(keyCache.keys().next().value!);
   keyCache.set(hash, { ...entry, until: Date.now() + cacheMs });
 }
@@ -219,13 +226,14 @@ export async function authenticateApiKey(presented: string, cacheMs = env.API_KE
     touchLastUsed(cached.key!.id, null);
     return cached.key!;
   }
+  const readAt = generation.n;
   const key = await lookUpApiKey(hash).catch((err: unknown) => {
     if (err instanceof AppError && (err.code === "invalid_api_key" || err.code === "revoked_api_key")) {
-      remember(hash, { refused: err.code }, cacheMs);
+      remember(hash, { refused: err.code }, cacheMs, readAt);
     }
     throw err;
   });
-  remember(hash, { key }, cacheMs);
+  remember(hash, { key }, cacheMs, readAt);
   return key;
 }
 
