@@ -360,7 +360,7 @@ test.describe("PATCH /claims/{id}/status", () => {
     for (const [body, message] of [
       [{ status: "approved", approvedAmount: 1250.51 }, "Approve at most the amount claimed, 1250.50"],
       [{ status: "approved", approvedAmount: 0 }, "Enter an amount greater than 0"],
-      [{ status: "approved", approvedAmount: 10.005 }, "Use at most 2 decimals, like 150.50"],
+      [{ status: "approved", approvedAmount: 10.005 }, "NGN amounts have at most 2 decimals, like 150.50"],
       [{ status: "approved", approvedAmount: "100" }, "Enter a number"],
       [{ status: "rejected", approvedAmount: 100 }, "Give an approved amount only when approving"],
     ] as const) {

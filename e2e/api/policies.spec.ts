@@ -1,7 +1,7 @@
 // REST: /business/policies — list, create, read, update, status, soft delete, analytics.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { problem, restClient } from "../support/api";
-import { errorPaths, ISO, listAll, ok, send, tenantWithClients, type HttpMethod } from "./_helpers";
+import { buyPolicy, errorPaths, ISO, listAll, ok, send, tenantWithClients, type HttpMethod } from "./_helpers";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -313,6 +313,25 @@ test.describe("POST /business/policies", () => {
       expect(p.price, given).toBe(answered);
       expect((await readPolicy(t.read, p.id)).price, given).toBe(answered);
     }
+  });
+
+  test("a business in yen prices in whole yen and sells at ¥1,000 exactly; in dinar, to the fils", async () => {
+    const t = await tenantWithClients();
+    await ok(await t.write.put(`organizations/${t.organizationId}`, { data: { currency: "JPY" } }));
+    const yen = await createPolicy(t.write, minimal({ price: "1000" }));
+    expect(yen).toMatchObject({ price: "1000", currency: "JPY" });
+    const fraction = await problem(await t.write.post("business/policies", { data: minimal({ price: "1000.5" }) }), 422, "validation_failed");
+    expect(fraction.errors).toEqual([{ path: "price", message: "JPY amounts are whole numbers, like 1500" }]);
+    expect((await listAll(t.read, "business/policies")).map((p) => p.id)).toEqual([yen.id]);
+    // Charged 1000 (not 100 000) and credited in whole yen: 1.5% of ¥1,000 is ¥15.
+    await buyPolicy(t.write, yen, "yen@example.test");
+    const earnings = await ok(await t.read.get("business/earnings/overview"));
+    expect(earnings).toMatchObject({ currency: "JPY", totalEarned: "1000", platformFees: "15", availableBalance: "985" });
+
+    const kw = await tenantWithClients();
+    await ok(await kw.write.put(`organizations/${kw.organizationId}`, { data: { currency: "KWD" } }));
+    expect(await createPolicy(kw.write, minimal({ price: "12.345" }))).toMatchObject({ price: "12.345", currency: "KWD" });
+    await problem(await kw.write.post("business/policies", { data: minimal({ price: "12.3456" }) }), 422, "validation_failed");
   });
 
   test("accepts every type and every duration", async () => {

@@ -21,7 +21,12 @@ export const M = {
   atMost: (max: number | string) => `Enter at most ${max}`,
   boolean: "Choose yes or no (true or false)",
   amount: "Enter an amount greater than 0, like 150 or 150.50",
-  amountDecimals: "Use at most 2 decimals, like 150.50",
+  amountDecimals: "Use at most 4 decimals, like 150.50",
+  /** More decimals than the currency has: "NGN amounts have at most 2 decimals, like 150.50". */
+  currencyDecimals: (currency: string, digits: number) =>
+    digits === 0
+      ? `${currency} amounts are whole numbers, like 1500`
+      : `${currency} amounts have at most ${digits} decimals, like 150.${"5".padEnd(digits, "0")}`,
   amountPositive: "Enter an amount greater than 0",
   amountTooLarge: "This amount is too large",
   decimalString: 'Enter an amount as a decimal string, like "150.00"',

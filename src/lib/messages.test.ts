@@ -28,7 +28,7 @@ describe("field-error wording", () => {
   });
 
   it("says the limit, the format or the choices", () => {
-    expect(messages(CreatePolicyInput, { name: "n".repeat(121), type: "boat", duration: "yearly", price: "1.234" })).toEqual([
+    expect(messages(CreatePolicyInput, { name: "n".repeat(121), type: "boat", duration: "yearly", price: "1.23456" })).toEqual([
       { path: "name", message: "Use at most 120 characters" },
       { path: "type", message: "Choose one of: auto, home, health, life, travel, property, liability, business, other" },
       { path: "price", message: M.amount },

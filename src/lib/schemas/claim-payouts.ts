@@ -21,7 +21,7 @@ export const PayClaimInput = z
   .strictObject({
     accountNumber: AccountNumber,
     bankCode: BankCode,
-    amount: AmountNumber.refine((minor) => minor > 0n, "Pay more than 0")
+    amount: AmountNumber
       .optional()
       .describe("At most the approved amount (the default), e.g. 40000"),
   })

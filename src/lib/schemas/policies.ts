@@ -25,7 +25,9 @@ const fields = {
   name: Name.describe("Name customers see"),
   type: PolicyType,
   duration: PolicyDuration.describe("How long one purchase covers"),
-  price: DecimalString.describe('Price per duration, a decimal string with at most 2 decimals, e.g. "150.00"'),
+  price: DecimalString.describe(
+    'Price per duration, a decimal string with at most the currency\'s decimals (2 for NGN, 0 for JPY, 3 for KWD), e.g. "150.00"',
+  ),
   description: LongText.optional(),
   coverage: LongText.optional().describe("What is covered, in words"),
   benefits: Items.optional(),

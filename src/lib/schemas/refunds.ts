@@ -7,7 +7,7 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export const RefundPaymentInput = z
   .strictObject({
-    amount: AmountNumber.refine((minor) => minor > 0n, "Refund more than 0")
+    amount: AmountNumber
       .optional()
       .describe("At most what is left to refund of the payment (the default), e.g. 50 or 49.99"),
     reason: z.string().trim().max(500, "Keep the reason under 500 characters").optional().describe("Why, for your records"),

@@ -1,17 +1,17 @@
 import { z } from "@/lib/messages";
-import { AmountNumber } from "@/lib/money";
+import { AmountNumber, oneMajor } from "@/lib/money";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
 export const WITHDRAWAL_STATUSES = ["pending", "processing", "paid", "failed"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-/** The smallest withdrawal, in minor units (1.00). */
-export const MIN_WITHDRAWAL_MINOR = 100n;
+/** The smallest withdrawal, in the currency's minor units: one major unit (₦1.00, ¥1). */
+export const minWithdrawalMinor = (currency: string): bigint => oneMajor(currency);
 
 export const WithdrawInput = z
   .strictObject({
-    amount: AmountNumber.refine((minor) => minor >= MIN_WITHDRAWAL_MINOR, "Withdraw at least 1.00").describe(
-      "At least 1.00, at most 2 decimals, e.g. 2500 or 2500.5",
+    amount: AmountNumber.refine((amount) => amount.atLeast(1n), "Withdraw at least 1").describe(
+      "At least 1, with at most the currency's decimals (2 for NGN), e.g. 2500 or 2500.5",
     ),
     bankAccountId: z.string().min(1).max(100).describe("A verified bank account"),
   })

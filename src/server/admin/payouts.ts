@@ -6,7 +6,7 @@
 // keeps a reference of its own.
 import { M } from "@/lib/messages";
 import type { Prisma } from "@/generated/prisma/client";
-import { formatMinor } from "@/lib/money";
+import { displayMoney, formatMinor } from "@/lib/money";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -27,7 +27,7 @@ const toPayoutItem = (row: Row): PayoutItem => ({
   id: row.id,
   organizationId: row.organizationId,
   organizationName: row.organization.name,
-  amount: formatMinor(row.amountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
   currency: row.currency,
   status: row.status,
   failureReason: row.failureReason,
@@ -76,7 +76,7 @@ export async function retryPayout(admin: PlatformAdmin, id: string): Promise<Pay
       }
       const available = await availableBalance(row.organizationId, tx);
       if (available < row.amountMinor) {
-        throw new AppError("insufficient_funds", `The available balance is ${formatMinor(available)} ${row.currency}`);
+        throw new AppError("insufficient_funds", `The available balance is ${displayMoney(formatMinor(available, row.currency), row.currency)}`);
       }
       const now = new Date();
       const reference = retryReference(row.reference);

@@ -25,7 +25,7 @@ import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
 import { Prisma } from "@/generated/prisma/client";
 import { csvLine, type CsvKind, type CsvValue } from "@/lib/csv";
-import { formatMinor } from "@/lib/money";
+import { formatMinor, minorDigits } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
@@ -61,8 +61,13 @@ interface Column {
 type Value = string | number | bigint | Date | null;
 type Row = Value[];
 
+/** A money column's number format: the currency's decimals ("#,##0.00" for NGN, "#,##0" for JPY). */
+const moneyFormat = (currency: string) => {
+  const digits = minorDigits(currency);
+  return digits === 0 ? "#,##0" : `#,##0.${"0".repeat(digits)}`;
+};
+
 const NUM_FMT: Partial<Record<Kind, string>> = {
-  money: "#,##0.00",
   count: "0",
   ms: "0.0",
   timestamp: "yyyy-mm-dd hh:mm:ss",
@@ -425,18 +430,18 @@ const CSV_KIND: Record<Kind, CsvKind> = {
   day: "text",
 };
 
-function csvValue(value: Value, kind: Kind): CsvValue {
+function csvValue(value: Value, kind: Kind, currency: string): CsvValue {
   if (value === null) return null;
-  if (kind === "money") return formatMinor(value as bigint);
+  if (kind === "money") return formatMinor(value as bigint, currency);
   if (kind === "timestamp") return (value as Date).toISOString();
   if (kind === "day") return isoDay(value as Date);
   return value as string | number;
 }
 
-function xlsxValue(value: Value, kind: Kind): string | number | Date | null {
+function xlsxValue(value: Value, kind: Kind, currency: string): string | number | Date | null {
   if (value === null) return null;
-  // Exact: a decimal string with two decimals is the nearest double to the amount.
-  if (kind === "money") return Number(formatMinor(value as bigint));
+  // Exact: a decimal string with the currency's decimals is the nearest double to the amount.
+  if (kind === "money") return Number(formatMinor(value as bigint, currency));
   // XML turns a CR into LF on reading anyway (and LF is a spreadsheet's line break in a cell): say so in the file.
   if (typeof value === "string") return value.replace(/\r\n?/g, "\n");
   return value as number | Date;
@@ -538,7 +543,7 @@ function toWebStream(out: PassThrough): ReadableStream<Uint8Array> {
   );
 }
 
-function csvBody(columns: Column[], rows: AsyncGenerator<Row[]>, first: Row[] | undefined, about: Record<string, unknown>) {
+function csvBody(columns: Column[], currency: string, rows: AsyncGenerator<Row[]>, first: Row[] | undefined, about: Record<string, unknown>) {
   const out = new PassThrough();
   const kinds = columns.map((c) => CSV_KIND[c.kind]);
   out.write(csvLine(columns.map((c) => c.name)));
@@ -547,7 +552,7 @@ function csvBody(columns: Column[], rows: AsyncGenerator<Row[]>, first: Row[] | 
       batch
         .map((row) =>
           csvLine(
-            row.map((v, i) => csvValue(v, columns[i]!.kind)),
+            row.map((v, i) => csvValue(v, columns[i]!.kind, currency)),
             kinds,
           ),
         )
@@ -579,14 +584,14 @@ function xlsxBody(
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(type, { views: [{ state: "frozen", ySplit: 1 }] });
   sheet.columns = columns.map((c) => {
-    const numFmt = c.numFmt ?? NUM_FMT[c.kind];
+    const numFmt = c.numFmt ?? (c.kind === "money" ? moneyFormat(currency) : NUM_FMT[c.kind]);
     return { key: c.name, width: c.width, ...(numFmt ? { style: { numFmt } } : {}) };
   });
   const header = sheet.addRow(columns.map((c) => (c.kind === "money" ? `${c.name} (${currency})` : c.name)));
   header.font = { bold: true };
   header.commit();
   const write = (batch: Row[]) => {
-    for (const row of batch) sheet.addRow(row.map((v, i) => xlsxValue(v, columns[i]!.kind))).commit();
+    for (const row of batch) sheet.addRow(row.map((v, i) => xlsxValue(v, columns[i]!.kind, currency))).commit();
   };
   const finish = async () => {
     sheet.commit();
@@ -610,7 +615,7 @@ export async function exportAnalytics(actor: Actor, query: ExportQuery, now = ne
   const about = { organizationId: actor.organizationId, type: query.type, format: query.format };
   const body =
     query.format === "csv"
-      ? csvBody(columns, rows, firstRows, about)
+      ? csvBody(columns, currency, rows, firstRows, about)
       : xlsxBody(query.type, columns, currency, rows, firstRows, about);
   return new Response(body, {
     status: 200,

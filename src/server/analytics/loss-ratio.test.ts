@@ -46,7 +46,7 @@ describe("lossRatio", () => {
     const home = await getDashboardStats(actor, {});
     expect(home.lossRatio).toBe(0.3333);
     // The home's balance counts the refund (the rollups do not: it is summed from the ledger).
-    expect(home.availableBalance).toBe(formatMinor(await availableBalance(org.id)));
+    expect(home.availableBalance).toBe(formatMinor(await availableBalance(org.id), "NGN"));
     expect(home.availableBalance).toBe("147.00");
     // The first policy alone: (30 + 20) ÷ (100 − 50); the other: nothing approved.
     expect((await getPolicyAnalytics(actor, payment.policyId)).lossRatio).toBe(1);

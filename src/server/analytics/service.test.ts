@@ -443,7 +443,7 @@ describe("dashboard stats", () => {
       ),
     );
     // 250.00 − 3.75 fees − 40.00 pending − 10.13 failed + 10.13 returned
-    expect(formatMinor(await availableBalance(busy.org.id))).toBe("206.25");
+    expect(formatMinor(await availableBalance(busy.org.id), "NGN")).toBe("206.25");
     expect(stats).toEqual({
       currency: "NGN",
       from: dayOffset(-29),
@@ -528,7 +528,7 @@ describe("dashboard stats", () => {
     // current 06-23..07-01: 50.00 + 20.00; previous 06-14..06-22: 100.00
     expect(stats.revenue).toEqual({ current: "70.00", previous: "100.00", change: -0.3 });
     expect(stats.policiesSold).toEqual({ current: 2, previous: 1 });
-    expect(stats.availableBalance).toBe(formatMinor(await availableBalance(org.id)));
+    expect(stats.availableBalance).toBe(formatMinor(await availableBalance(org.id), "NGN"));
     expect(stats.availableBalance).toBe("167.45");
   });
 });

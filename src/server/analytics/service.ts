@@ -105,10 +105,10 @@ export function bucketsOf(range: Pick<ResolvedRange, "from" | "to">, granularity
 const currencyOf = async (organizationId: string) =>
   (await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } })).currency;
 
-const money = (gross: bigint, fees: bigint) => ({
-  gross: formatMinor(gross),
-  fees: formatMinor(fees),
-  net: formatMinor(gross - fees),
+const money = (gross: bigint, fees: bigint, currency: string) => ({
+  gross: formatMinor(gross, currency),
+  fees: formatMinor(fees, currency),
+  net: formatMinor(gross - fees, currency),
 });
 
 // ---------- overview ----------
@@ -145,7 +145,10 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
     currency,
     policies: { total: policies, active: activePolicies },
     coverages: { active: activeCoverages },
-    revenue: { total: formatMinor(BigInt(totals?.gross ?? 0n)), last30Days: formatMinor(BigInt(totals?.gross30 ?? 0n)) },
+    revenue: {
+      total: formatMinor(BigInt(totals?.gross ?? 0n), currency),
+      last30Days: formatMinor(BigInt(totals?.gross30 ?? 0n), currency),
+    },
     claims: {
       total: claims.reduce((n, c) => n + c._count._all, 0),
       submitted: claimsOf("submitted"),
@@ -336,12 +339,12 @@ export async function getRevenueAnalytics(actor: Actor, query: RevenueQuery, now
     from: range.from,
     to: range.to,
     granularity,
-    totals: { ...money(total.gross, total.fees), payments: total.payments },
-    series: [...buckets].map(([date, b]) => ({ date, ...money(b.gross, b.fees), payments: b.payments })),
+    totals: { ...money(total.gross, total.fees, currency), payments: total.payments },
+    series: [...buckets].map(([date, b]) => ({ date, ...money(b.gross, b.fees, currency), payments: b.payments })),
     byPolicy: policies.map((p) => ({
       policyId: p.policyId,
       name: p.name,
-      ...money(BigInt(p.gross), BigInt(p.fees)),
+      ...money(BigInt(p.gross), BigInt(p.fees), currency),
       payments: Number(p.payments),
     })),
   };
@@ -392,18 +395,18 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
     currency,
     from: range.from,
     to: range.to,
-    revenue: { current: formatMinor(current), previous: formatMinor(before), change: ratio(current - before, before) },
+    revenue: { current: formatMinor(current, currency), previous: formatMinor(before, currency), change: ratio(current - before, before) },
     policiesSold: { current: Number(t?.sold ?? 0n), previous: Number(t?.previousSold ?? 0n) },
     activeCoverages,
     openClaims: (claimsOf("submitted")?._count._all ?? 0) + (claimsOf("under_review")?._count._all ?? 0),
     lossRatio: losses,
     // The rollups count payments, fees and withdrawals; refunds and claim payouts come from the ledger.
-    availableBalance: formatMinor(BigInt(t?.balance ?? 0n) + (moneyBack._sum.amountMinor ?? 0n)),
+    availableBalance: formatMinor(BigInt(t?.balance ?? 0n) + (moneyBack._sum.amountMinor ?? 0n), currency),
     topPolicies: top.map((p) => ({
       policyId: p.policyId,
       name: p.name,
       sold: Number(p.payments),
-      gross: formatMinor(BigInt(p.gross)),
+      gross: formatMinor(BigInt(p.gross), currency),
     })),
     recentPayments: payments.map(toPayment),
     recentClaims: recentClaims.map(toClaim),

@@ -7,6 +7,7 @@
 // (job.ts) sends the transfer; settle.ts makes the claim paid, or puts the
 // money back and leaves the claim approved, to be paid again.
 import crypto from "node:crypto";
+import { optionalMinorOf } from "@/server/money";
 import { Prisma, type ClaimPayout as PayoutRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import type {
@@ -34,7 +35,7 @@ export const CLAIM_PAYOUT_SEAL = "claim-payout-account";
 export const toClaimPayout = (row: PayoutRow): ClaimPayout => ({
   id: row.id,
   claimId: row.claimId,
-  amount: formatMinor(row.amountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
   currency: row.currency,
   status: row.status,
   bankName: row.bankName,
@@ -60,8 +61,8 @@ function assertApproved(claim: { status: string }) {
   }
 }
 
-const overApproved = (approved: bigint) =>
-  validationError([{ path: "amount", message: `Pay at most the approved amount, ${formatMinor(approved)}` }]);
+const overApproved = (approved: bigint, currency: string) =>
+  validationError([{ path: "amount", message: `Pay at most the approved amount, ${formatMinor(approved, currency)}` }]);
 
 export async function payClaim(actor: Actor, claimId: string, input: PayClaimInput): Promise<ClaimPayout> {
   assertCan(actor, "admin");
@@ -75,8 +76,8 @@ export async function payClaim(actor: Actor, claimId: string, input: PayClaimInp
   assertApproved(claim);
   if (live) await assertKybApproved(orgId);
   if ((await db.claimPayout.count({ where: { claimId, status: { in: ACTIVE } } })) > 0) throw payoutExists();
-  const amount = input.amount ?? claim.approvedAmountMinor ?? 0n;
-  if (amount > (claim.approvedAmountMinor ?? 0n)) throw overApproved(claim.approvedAmountMinor ?? 0n);
+  const amount = optionalMinorOf(input.amount, claim.currency, "amount") ?? claim.approvedAmountMinor ?? 0n;
+  if (amount > (claim.approvedAmountMinor ?? 0n)) throw overApproved(claim.approvedAmountMinor ?? 0n, claim.currency);
 
   const banks = await provider.banks(claim.currency);
   const bank = banks.find((b) => b.code === input.bankCode);
@@ -92,7 +93,7 @@ export async function payClaim(actor: Actor, claimId: string, input: PayClaimInp
       if (live) await assertKybApproved(orgId, tx);
       if ((await tx.claimPayout.count({ where: { claimId, status: { in: ACTIVE } } })) > 0) throw payoutExists();
       const approved = fresh!.approvedAmountMinor ?? 0n;
-      if (amount > approved) throw overApproved(approved);
+      if (amount > approved) throw overApproved(approved, claim.currency);
       await assertBalanceCovers(tx, orgId, amount, claim.currency);
 
       const now = new Date();

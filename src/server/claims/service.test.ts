@@ -10,7 +10,13 @@ import { initializePayment } from "@/server/payments/service";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
-import { CLAIM_STATUSES, CreateClaimInput, SearchClaimsQuery, UpdateClaimStatusInput, type ClaimStatus } from "@/lib/schemas/claims";
+import {
+  CLAIM_STATUSES,
+  CreateClaimInput,
+  SearchClaimsQuery,
+  UpdateClaimStatusInput,
+  type ClaimStatus,
+} from "@/lib/schemas/claims";
 import {
   getClaim,
   getClaimDetail,
@@ -185,7 +191,7 @@ describe("submitClaim", () => {
     ["a 2001-character description", { description: "d".repeat(2001) }],
     ["amount 0", { amount: 0 }],
     ["a negative amount", { amount: -5 }],
-    ["an amount with 3 decimals", { amount: 1.234 }],
+    ["an amount with 5 decimals (more than any currency has)", { amount: 1.23456 }],
     ["an amount as a string", { amount: "450.50" }],
     ["a bad email", { email: "not-an-email" }],
     ["an unknown field", { status: "approved" }],
@@ -261,7 +267,9 @@ describe("updateClaimStatus", () => {
       ["claim.submitted", "claim.updated", "claim.updated", "claim.updated", "claim.paid"].sort(),
     );
     expect(events.every((e) => e.subject === claim.id)).toBe(true);
-    const moves = events.filter((e) => e.type === "claim.updated").map((e) => e.data as { status: string; previousStatus: string });
+    const moves = events
+      .filter((e) => e.type === "claim.updated")
+      .map((e) => e.data as { status: string; previousStatus: string });
     expect(moves.map((m) => `${m.previousStatus}>${m.status}`).sort()).toEqual(
       ["submitted>under_review", "under_review>approved", "approved>paid"].sort(),
     );
@@ -375,12 +383,12 @@ describe("approved amount", () => {
     // Paying keeps what was approved.
     expect((await move(actor, part.id, "paid")).approvedAmount).toBe("300.00");
 
-    // An approved amount with any other move, or with more than 2 decimals, is refused by the schema.
+    // An approved amount with any other move, or with more than any currency's decimals, is refused by the schema (a currency's own: src/server/money.test.ts).
     expect(UpdateClaimStatusInput.safeParse({ status: "rejected", approvedAmount: 10 }).error?.issues[0]).toMatchObject({
       path: ["approvedAmount"],
       message: "Give an approved amount only when approving",
     });
-    expect(UpdateClaimStatusInput.safeParse({ status: "approved", approvedAmount: 1.234 }).success).toBe(false);
+    expect(UpdateClaimStatusInput.safeParse({ status: "approved", approvedAmount: 1.23456 }).success).toBe(false);
   });
 
   it("is checked against the claim before its state: too much on a submitted claim is 422, not 409", async () => {

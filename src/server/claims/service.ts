@@ -1,4 +1,5 @@
 import type { Claim as ClaimRow, Prisma } from "@/generated/prisma/client";
+import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
@@ -36,8 +37,8 @@ export const toClaim = (row: ClaimRow): Claim => ({
   coverageId: row.coverageId,
   type: row.type,
   description: row.description,
-  amount: formatMinor(row.amountMinor),
-  approvedAmount: row.approvedAmountMinor === null ? null : formatMinor(row.approvedAmountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
+  approvedAmount: row.approvedAmountMinor === null ? null : formatMinor(row.approvedAmountMinor, row.currency),
   currency: row.currency,
   status: row.status,
   createdAt: row.createdAt.toISOString(),
@@ -137,7 +138,7 @@ export async function submitClaim(
       customerEmail: input.email ?? null,
       type: input.type,
       description: input.description,
-      amountMinor: input.amount,
+      amountMinor: minorOf(input.amount, policy.currency, "amount"),
       filedBy: who(actor),
       source,
     },
@@ -201,14 +202,15 @@ export async function getClaimWithHistory(actor: Actor, id: string): Promise<Cla
 export async function updateClaimStatus(actor: Actor, id: string, input: UpdateClaimStatusInput): Promise<Claim> {
   assertCan(actor, "manage");
   const found = await findClaim(actor, id);
+  const approvedAmount = optionalMinorOf(input.approvedAmount, found.currency, "approvedAmount");
   return db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<
       { status: ClaimRow["status"]; amountMinor: bigint }[]
     >`SELECT status::text AS status, "amountMinor" FROM claim WHERE id = ${found.id} FOR UPDATE`;
     const from = row!.status;
     // Input judged against the claim (422) comes before its state (409).
-    if (input.approvedAmount !== undefined && input.approvedAmount > row!.amountMinor) {
-      const message = `Approve at most the amount claimed, ${formatMinor(row!.amountMinor)}`;
+    if (approvedAmount !== undefined && approvedAmount > row!.amountMinor) {
+      const message = `Approve at most the amount claimed, ${formatMinor(row!.amountMinor, found.currency)}`;
       throw new AppError("validation_failed", `approvedAmount: ${message}`, { errors: [{ path: "approvedAmount", message }] });
     }
     if (!CLAIM_MOVES[from].includes(input.status)) {
@@ -230,7 +232,7 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
       data: {
         status: input.status,
         // An approval records what will be paid: the amount claimed unless the business said less.
-        ...(input.status === "approved" ? { approvedAmountMinor: input.approvedAmount ?? row!.amountMinor } : {}),
+        ...(input.status === "approved" ? { approvedAmountMinor: approvedAmount ?? row!.amountMinor } : {}),
         history: {
           create: {
             organizationId: actor.organizationId,

@@ -142,7 +142,7 @@ describe("cancelling a coverage", () => {
 
     const mid = await cancellationQuoteFor(org.id, coverage.id, undefined, new Date(start + 10 * DAY + 5));
     expect(mid).toMatchObject({ rule: "pro_rata", usedDays: 11, periodDays: days, coolingOffDays: 3 });
-    expect(mid.refundAmount).toBe(formatMinor((30_000n * BigInt(days - 11)) / BigInt(days)));
+    expect(mid.refundAmount).toBe(formatMinor((30_000n * BigInt(days - 11)) / BigInt(days), "NGN"));
 
     const last = await cancelCoverageOf(org.id, coverage.id, cancel(), { now: new Date(coverage.endsAt.getTime() - 1000) });
     expect([last.status, last.refund]).toEqual(["cancelled", null]);

@@ -25,7 +25,7 @@ const toCustomer = (row: CustomerRow, currency: string, counts: Counts): Custome
   name: row.name,
   currency,
   paymentsCount: row.paymentsCount,
-  totalPaid: formatMinor(row.totalPaidMinor),
+  totalPaid: formatMinor(row.totalPaidMinor, currency),
   lastPaidAt: row.lastPaidAt?.toISOString() ?? null,
   coverages: counts.get(row.email) ?? { total: 0, active: 0 },
   createdAt: row.createdAt.toISOString(),

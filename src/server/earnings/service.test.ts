@@ -101,7 +101,7 @@ describe("ledger transactions", () => {
     });
     // The running balance: the newest entry's is the balance; each older one's is the newer one's less its amount.
     const minor = (v: string | null) => BigInt(Math.round(Number(v) * 100));
-    expect(all.data[0]!.balanceAfter).toBe(formatMinor(await availableBalance(actor.organizationId)));
+    expect(all.data[0]!.balanceAfter).toBe(formatMinor(await availableBalance(actor.organizationId), "NGN"));
     for (let i = 1; i < all.data.length; i++) {
       expect(minor(all.data[i]!.balanceAfter), `entry ${i}`).toBe(
         minor(all.data[i - 1]!.balanceAfter) - minor(all.data[i - 1]!.amount),

@@ -8,7 +8,7 @@ import { assertCan, type Actor } from "@/server/actor";
 import { db, type Tx } from "@/server/db/client";
 import { validationError } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import { MIN_WITHDRAWAL_MINOR } from "@/lib/schemas/withdrawals";
+import { minWithdrawalMinor } from "@/lib/schemas/withdrawals";
 import { availableBalance } from "@/server/withdrawals/service";
 import {
   dayEnd,
@@ -64,26 +64,26 @@ export async function getEarningsOverview(actor: Actor, now = new Date()): Promi
   const [currency, t] = await Promise.all([currencyOf(actor.organizationId), earningsTotals(actor.organizationId, now)]);
   return {
     currency,
-    totalEarned: formatMinor(t.totalEarned),
-    platformFees: formatMinor(t.platformFees),
-    availableBalance: formatMinor(t.availableBalance),
-    pendingWithdrawals: formatMinor(t.pendingWithdrawals),
-    totalWithdrawn: formatMinor(t.totalWithdrawn),
-    totalRefunded: formatMinor(t.totalRefunded),
-    totalClaimsPaid: formatMinor(t.totalClaimsPaid),
-    last30Days: { net: formatMinor(t.last30Net), previous30DaysNet: formatMinor(t.previous30Net) },
+    totalEarned: formatMinor(t.totalEarned, currency),
+    platformFees: formatMinor(t.platformFees, currency),
+    availableBalance: formatMinor(t.availableBalance, currency),
+    pendingWithdrawals: formatMinor(t.pendingWithdrawals, currency),
+    totalWithdrawn: formatMinor(t.totalWithdrawn, currency),
+    totalRefunded: formatMinor(t.totalRefunded, currency),
+    totalClaimsPaid: formatMinor(t.totalClaimsPaid, currency),
+    last30Days: { net: formatMinor(t.last30Net, currency), previous30DaysNet: formatMinor(t.previous30Net, currency) },
   };
 }
 
 export const toLedgerTransaction = (row: LedgerRow, balanceAfter: bigint | null = null): LedgerTransaction => ({
   id: row.id,
   type: row.type,
-  amount: formatMinor(row.amountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
   currency: row.currency,
   reference: row.reference,
   description: row.description,
   createdAt: row.createdAt.toISOString(),
-  balanceAfter: balanceAfter === null ? null : formatMinor(balanceAfter),
+  balanceAfter: balanceAfter === null ? null : formatMinor(balanceAfter, row.currency),
 });
 
 export async function listTransactions(actor: Actor, query: ListTransactionsQuery): Promise<Page<LedgerTransaction>> {
@@ -138,10 +138,10 @@ export async function getWithdrawState(actor: Actor): Promise<WithdrawState> {
       ? "kyb_not_approved"
       : verified === 0
         ? "no_verified_account"
-        : available < MIN_WITHDRAWAL_MINOR
+        : available < minWithdrawalMinor(currency)
           ? "nothing_available"
           : null;
-  return { kybStatus, hasVerifiedAccount: verified > 0, available: formatMinor(available), currency, disabledReason };
+  return { kybStatus, hasVerifiedAccount: verified > 0, available: formatMinor(available, currency), currency, disabledReason };
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -155,14 +155,17 @@ export async function getEarningsSeries(actor: Actor, query: SeriesQuery, now = 
   if (days < 1) throw validationError([{ path: "from", message: M.dateOrder }]);
   if (days > MAX_SERIES_DAYS) throw validationError([{ path: "to", message: `the range is at most ${MAX_SERIES_DAYS} days` }]);
 
-  const rows = await db.$queryRaw<{ day: Date; gross: bigint; fees: bigint }[]>`
+  const [currency, rows] = await Promise.all([
+    currencyOf(actor.organizationId),
+    db.$queryRaw<{ day: Date; gross: bigint; fees: bigint }[]>`
     SELECT date_trunc('day', "createdAt") AS day,
       coalesce(sum("amountMinor") FILTER (WHERE type = 'payment'), 0)::bigint AS gross,
       coalesce(-sum("amountMinor") FILTER (WHERE type = 'fee'), 0)::bigint AS fees
     FROM ledger_transaction
     WHERE "organizationId" = ${actor.organizationId} AND type IN ('payment', 'fee')
       AND "createdAt" >= ${dayStart(from)} AND "createdAt" < ${dayEnd(to)}
-    GROUP BY 1`;
+    GROUP BY 1`,
+  ]);
   const byDay = new Map(rows.map((r) => [isoDay(new Date(r.day)), r]));
   const start = dayStart(from).getTime();
   return Array.from({ length: days }, (_, i) => {
@@ -170,6 +173,6 @@ export async function getEarningsSeries(actor: Actor, query: SeriesQuery, now = 
     const row = byDay.get(date);
     const gross = BigInt(row?.gross ?? 0n);
     const fees = BigInt(row?.fees ?? 0n);
-    return { date, gross: formatMinor(gross), fees: formatMinor(fees), net: formatMinor(gross - fees) };
+    return { date, gross: formatMinor(gross, currency), fees: formatMinor(fees, currency), net: formatMinor(gross - fees, currency) };
   });
 }

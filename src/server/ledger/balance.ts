@@ -23,7 +23,7 @@ export async function availableBalance(organizationId: string, client: Tx | type
 }
 
 export const insufficientFunds = (available: bigint, currency: string) =>
-  new AppError("insufficient_funds", `The available balance is ${displayMoney(formatMinor(available), currency)}`);
+  new AppError("insufficient_funds", `The available balance is ${displayMoney(formatMinor(available, currency), currency)}`);
 
 /** Under the lock: 409 insufficient_funds unless the balance covers `amountMinor`. */
 export async function assertBalanceCovers(tx: Tx, organizationId: string, amountMinor: bigint, currency: string): Promise<void> {

@@ -8,6 +8,8 @@ import { db, type Tx } from "@/server/db/client";
 import { earningsTotals } from "@/server/earnings/service";
 import { baseReference } from "@/server/payouts/references";
 
+
+
 export interface LedgerProblem {
   organizationId: string;
   message: string;
@@ -54,6 +56,9 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
     tx.withdrawal.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
   ]);
 
+  const currency = organization?.currency ?? "NGN";
+  const minorUnits = (v: bigint) => formatMinor(v, currency);
+
   // (0) One currency: every entry is in the organization's (a sum over two currencies means nothing).
   const foreign = new Map<string, { count: number; first: string }>();
   for (const e of entries) {
@@ -77,14 +82,14 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
     const next = entries[i + 1];
     if (next && next.createdAt.getTime() === entries[i]!.createdAt.getTime()) continue;
     if (balance < 0n) {
-      problems.push(`balance ${formatMinor(balance)} after entry ${entries[i]!.id} (${entries[i]!.createdAt.toISOString()})`);
+      problems.push(`balance ${minorUnits(balance)} after entry ${entries[i]!.id} (${entries[i]!.createdAt.toISOString()})`);
     }
   }
 
   // (b) The overview's available balance is the same sum.
   const totals = await earningsTotals(organizationId, new Date(), tx);
   if (totals.availableBalance !== balance) {
-    problems.push(`overview availableBalance ${formatMinor(totals.availableBalance)} ≠ ledger balance ${formatMinor(balance)}`);
+    problems.push(`overview availableBalance ${minorUnits(totals.availableBalance)} ≠ ledger balance ${minorUnits(balance)}`);
   }
 
   // (c) Each withdrawal: one debit of its amount, plus — for every failure —
@@ -109,15 +114,15 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
       );
     }
     if (debits.some((a) => a !== -w.amountMinor) || reversals.some((a) => a !== w.amountMinor)) {
-      problems.push(`withdrawal ${w.id}: an entry's amount is not ${formatMinor(w.amountMinor)}`);
+      problems.push(`withdrawal ${w.id}: an entry's amount is not ${minorUnits(w.amountMinor)}`);
     }
   }
   for (const [reference, { debits, reversals }] of byReference) {
     problems.push(`${debits.length + reversals.length} withdrawal entr(ies) with reference ${reference} and no withdrawal`);
   }
 
-  problems.push(...(await checkMoneyBack(tx, organizationId, entries)));
-  problems.push(...(await checkRollups(tx, organizationId)));
+  problems.push(...(await checkMoneyBack(tx, organizationId, entries, currency)));
+  problems.push(...(await checkRollups(tx, organizationId, currency)));
   return problems;
 }
 
@@ -129,7 +134,8 @@ type Entry = { type: string; amountMinor: bigint; reference: string };
  * these types without its row; and each payment's refunded amount the sum of
  * its refunds that did not fail.
  */
-async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[]): Promise<string[]> {
+async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[], currency: string): Promise<string[]> {
+  const minorUnits = (v: bigint) => formatMinor(v, currency);
   const problems: string[] = [];
   const [refunds, payouts, refundedPayments] = await Promise.all([
     tx.refund.findMany({ where: { organizationId }, select: { id: true, reference: true, status: true, amountMinor: true } }),
@@ -163,7 +169,7 @@ async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[]):
         problems.push(`${kind.name} ${row.id} (${row.status}) has ${debits.length} debit(s) and ${reversals.length} reversal(s)`);
       }
       if (debits.some((a) => a !== -row.amountMinor) || reversals.some((a) => a !== row.amountMinor)) {
-        problems.push(`${kind.name} ${row.id}: an entry's amount is not ${formatMinor(row.amountMinor)}`);
+        problems.push(`${kind.name} ${row.id}: an entry's amount is not ${minorUnits(row.amountMinor)}`);
       }
     }
     for (const [reference, { debits, reversals }] of byReference) {
@@ -173,7 +179,7 @@ async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[]):
   for (const p of refundedPayments) {
     if (BigInt(p.refunded) !== BigInt(p.counted)) {
       problems.push(
-        `payment ${p.id}: refunded ${formatMinor(BigInt(p.refunded))} ≠ its refunds ${formatMinor(BigInt(p.counted))}`,
+        `payment ${p.id}: refunded ${minorUnits(BigInt(p.refunded))} ≠ its refunds ${minorUnits(BigInt(p.counted))}`,
       );
     }
   }
@@ -192,7 +198,8 @@ type Totals = Record<string, bigint>;
  * the source rows). Compared as totals: the view puts a coverage's renewals on
  * the day of its last change, the trigger on the day of each renewal.
  */
-async function checkRollups(tx: Tx, organizationId: string): Promise<string[]> {
+async function checkRollups(tx: Tx, organizationId: string, currency: string): Promise<string[]> {
+  const minorUnits = (v: bigint) => formatMinor(v, currency);
   const sums = (columns: string[]) =>
     Prisma.join(columns.map((c) => Prisma.sql`coalesce(sum(${Prisma.raw(`"${c}"`)}), 0)::bigint AS ${Prisma.raw(`"${c}"`)}`));
   const all = [...COUNT_COLUMNS, ...MONEY_COLUMNS];
@@ -205,7 +212,7 @@ async function checkRollups(tx: Tx, organizationId: string): Promise<string[]> {
       SELECT ${sums(perPolicy)} FROM analytics_source WHERE "organizationId" = ${organizationId} AND "policyId" IS NOT NULL`,
   ]);
   const show = (column: string, v: bigint | undefined) =>
-    MONEY_COLUMNS.includes(column) ? formatMinor(BigInt(v ?? 0n)) : String(v ?? 0n);
+    MONEY_COLUMNS.includes(column) ? minorUnits(BigInt(v ?? 0n)) : String(v ?? 0n);
   const compare = (table: string, columns: string[], rollup: Totals | undefined, recomputed: Totals | undefined) => {
     const differ = columns.filter((c) => BigInt(rollup?.[c] ?? 0n) !== BigInt(recomputed?.[c] ?? 0n));
     return differ.length === 0

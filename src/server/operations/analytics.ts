@@ -98,7 +98,7 @@ export const analyticsOperations = [
       operationId: "exportAnalytics",
       summary: "Export analytics",
       description:
-        "A file to download (`Content-Disposition: attachment`). `type`: revenue (date, gross, fees, net, currency), transactions (id, createdAt, type, amount, currency, reference, description), payments (reference, createdAt, status, amount, currency, policyId, email, paidAt), claims (id, createdAt, status, type, amount, currency, policyId, description), api-usage (bucket, method, route, requests, errors, p50Ms, p95Ms). `format`: csv (RFC 4180, header row; a cell starting with `=`, `+`, `-` or `@` is prefixed with `'` so spreadsheets do not run it) or xlsx (typed cells: dates as dates, money as numbers with 2 decimals, the currency in the header). Rows are streamed: any number exports in bounded memory. Unknown or missing `type`/`format` → 422 `validation_failed`.",
+        "A file to download (`Content-Disposition: attachment`). `type`: revenue (date, gross, fees, net, currency), transactions (id, createdAt, type, amount, currency, reference, description), payments (reference, createdAt, status, amount, currency, policyId, email, paidAt), claims (id, createdAt, status, type, amount, currency, policyId, description), api-usage (bucket, method, route, requests, errors, p50Ms, p95Ms). `format`: csv (RFC 4180, header row; a cell starting with `=`, `+`, `-` or `@` is prefixed with `'` so spreadsheets do not run it) or xlsx (typed cells: dates as dates, money as numbers with the currency's decimals, the currency in the header). Rows are streamed: any number exports in bounded memory. Unknown or missing `type`/`format` → 422 `validation_failed`.",
       tag,
       query: ExportQuery,
       queryError: "validation_failed",

@@ -69,7 +69,7 @@ export const earningsOperations = [
       operationId: "requestWithdrawal",
       summary: "Withdraw",
       description:
-        "Owner or admin only. Checked in this order: KYB approved (409 `kyb_not_approved`), the bank account of this organization (404) and verified (409 `bank_account_not_verified`), `amount` ≤ the available balance (409 `insufficient_funds`). Minimum 1.00 (422). The amount leaves the balance at once; a failed payout returns it. Send an `Idempotency-Key` to retry safely.",
+        "Owner or admin only. Checked in this order: KYB approved (409 `kyb_not_approved`), the bank account of this organization (404) and verified (409 `bank_account_not_verified`), `amount` ≤ the available balance (409 `insufficient_funds`). Minimum one unit of the currency, 1.00 for NGN (422). The amount leaves the balance at once; a failed payout returns it. Send an `Idempotency-Key` to retry safely.",
       tag,
       body: WithdrawInput,
       status: 201,

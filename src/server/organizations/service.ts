@@ -1,6 +1,7 @@
 // Organizations are user-scoped: a user sees and acts on the organizations
 // they belong to, with their role in each.
 import type { Member, Organization as OrgRow, Role } from "@/generated/prisma/client";
+import { minorDigits } from "@/lib/money";
 import { db, type Tx } from "@/server/db/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { AppError, notFound } from "@/server/errors";
@@ -126,7 +127,7 @@ export async function currencyLock(actor: Actor): Promise<string | null> {
  * (payments/service.ts), so on PostgreSQL the two serialize: a payment comes
  * entirely before the change (which then refuses) or after it (and is made in
  * the new currency). Policies of both modes follow the new currency (nothing
- * has been sold in the old one).
+ * has been sold in the old one), their prices rescaled to its minor unit.
  */
 export async function updateOrganization(actor: Actor, input: UpdateOrganizationInput): Promise<Organization> {
   assertCan(actor, "account");
@@ -146,7 +147,15 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
           { errors: [{ path: "currency", message: currencyLockedReason(current!.currency) }] },
         );
       }
-      await tx.policy.updateMany({ where: { organizationId: { in: [account, twin] } }, data: { currency: input.currency } });
+      // The prices keep their number in the new currency's minor unit: 20.50 NGN (2050) is 20.50 USD (2050),
+      // ¥21 (21 — rounded half up to whole yen, never below one unit) or 20.500 KWD (20500).
+      const shift = minorDigits(input.currency!) - minorDigits(current!.currency);
+      await tx.$executeRaw`
+        UPDATE policy SET currency = ${input.currency},
+          "priceMinor" = CASE WHEN ${shift}::int >= 0 THEN "priceMinor" * power(10, ${shift}::int)::bigint
+                              ELSE greatest(1, round("priceMinor" / power(10, -${shift}::int)::numeric))::bigint END,
+          "updatedAt" = now()
+        WHERE "organizationId" IN (${account}, ${twin})`;
     }
     const org = await tx.organization.update({
       where: { id: account },

@@ -49,7 +49,7 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
   return {
     reference: row.reference,
     status: row.status,
-    amount: formatMinor(row.amountMinor),
+    amount: formatMinor(row.amountMinor, row.currency),
     currency: row.currency,
     email: row.email,
     business: { name: row.organization.name },

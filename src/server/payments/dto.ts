@@ -8,14 +8,14 @@ import type { Payment } from "@/lib/schemas/payments";
 export const toPayment = (row: PaymentRow): Payment => ({
   reference: row.reference,
   status: row.status,
-  amount: formatMinor(row.amountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
   currency: row.currency,
   policyId: row.policyId,
   email: row.email,
   authorizationUrl: row.authorizationUrl,
   paidAt: row.paidAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
-  amountRefunded: formatMinor(row.refundedMinor),
+  amountRefunded: formatMinor(row.refundedMinor, row.currency),
 });
 
 /** Unguessable and URL-safe: the reference is the capability to pay. */

@@ -1,6 +1,7 @@
 // Where payments are made. The sandbox (our own hosted checkout with test
 // cards) is the default; Paystack is used when PAYSTACK_SECRET_KEY is set.
 import crypto from "node:crypto";
+import { fromPaystackAmount, toPaystackAmount } from "./paystack-amount";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 
@@ -70,7 +71,7 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
         method: "POST",
         body: JSON.stringify({
           email: p.email,
-          amount: p.amountMinor.toString(),
+          amount: String(toPaystackAmount(p.amountMinor, p.currency)),
           currency: p.currency,
           reference: p.reference,
           ...(p.callbackUrl ? { callback_url: p.callbackUrl } : {}),
@@ -84,11 +85,10 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
       const data = await call(`/transaction/verify/${encodeURIComponent(reference)}`);
       const status =
         data.status === "success" ? "success" : data.status === "failed" || data.status === "abandoned" ? "failed" : "pending";
-      return {
-        status,
-        amountMinor: data.amount === undefined ? undefined : BigInt(String(data.amount)),
-        currency: typeof data.currency === "string" ? data.currency.toUpperCase() : undefined,
-      };
+      const currency = typeof data.currency === "string" ? data.currency.toUpperCase() : undefined;
+      // An amount that is no whole number of our minor units is unknown: never equal to a price.
+      const amountMinor = fromPaystackAmount(data.amount, currency ?? "NGN") ?? undefined;
+      return { status, amountMinor, currency };
     },
   };
 }

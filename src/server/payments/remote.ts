@@ -30,8 +30,8 @@ export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
     const charged =
       result.amountMinor === undefined || !result.currency
         ? "an unreported amount"
-        : `${formatMinor(result.amountMinor)} ${result.currency}`;
-    failureReason = `${who} charged ${charged} instead of ${formatMinor(row.amountMinor)} ${row.currency}: not credited`;
+        : `${formatMinor(result.amountMinor, result.currency)} ${result.currency}`;
+    failureReason = `${who} charged ${charged} instead of ${formatMinor(row.amountMinor, row.currency)} ${row.currency}: not credited`;
     logger.error(
       {
         reference: row.reference,

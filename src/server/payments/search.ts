@@ -43,8 +43,8 @@ export const toPaymentRow = (row: RowWithPolicy): PaymentRow => ({
   ...toPayment(row),
   policyName: row.policy.name,
   customerName: row.customerName,
-  fee: row.feeMinor === null ? null : formatMinor(row.feeMinor),
-  net: row.feeMinor === null ? null : formatMinor(row.amountMinor - row.feeMinor),
+  fee: row.feeMinor === null ? null : formatMinor(row.feeMinor, row.currency),
+  net: row.feeMinor === null ? null : formatMinor(row.amountMinor - row.feeMinor, row.currency),
   failureReason: row.failureReason,
 });
 
@@ -77,9 +77,9 @@ export async function paymentTotals(actor: Actor, filters: PaymentFilters): Prom
     succeeded: success?._count._all ?? 0,
     failed: of("failed")?._count._all ?? 0,
     pending: of("pending")?._count._all ?? 0,
-    gross: formatMinor(gross),
-    fees: formatMinor(fees),
-    net: formatMinor(gross - fees),
+    gross: formatMinor(gross, org.currency),
+    fees: formatMinor(fees, org.currency),
+    net: formatMinor(gross - fees, org.currency),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Prisma } from "@/generated/prisma/client";
+import { minorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, isLive, type Actor } from "@/server/actor";
 import { toCoverage } from "@/server/coverages/service";
@@ -14,9 +15,10 @@ import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPaymen
 export async function initializePayment(actor: Actor, input: InitializePaymentInput): Promise<Payment> {
   assertCan(actor, "manage");
   const policy = await findPolicy(actor, input.policyId);
-  if (input.amount !== policy.priceMinor) {
-    throw new AppError("amount_mismatch", `amount must equal the policy's price, ${formatMinor(policy.priceMinor)}`, {
-      errors: [{ path: "amount", message: `Enter the policy's price, ${formatMinor(policy.priceMinor)}` }],
+  if (minorOf(input.amount, policy.currency, "amount") !== policy.priceMinor) {
+    const price = formatMinor(policy.priceMinor, policy.currency);
+    throw new AppError("amount_mismatch", `amount must equal the policy's price, ${price}`, {
+      errors: [{ path: "amount", message: `Enter the policy's price, ${price}` }],
     });
   }
   if (!policy.isActive) throw new AppError("policy_inactive", "This policy is not on sale");

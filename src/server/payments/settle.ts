@@ -150,7 +150,7 @@ export async function settlePayment(
       {
         coverage: toCoverage(coverage, now),
         policy: { id: policy.id, name: policy.name, duration: policy.duration },
-        payment: { reference, amount: formatMinor(payment.amountMinor), currency: payment.currency },
+        payment: { reference, amount: formatMinor(payment.amountMinor, payment.currency), currency: payment.currency },
       },
       reference,
     );

@@ -9,6 +9,7 @@
 // GET /transfer/verify/:reference what became of the first one: one
 // withdrawal is never paid twice.
 import { AppError } from "@/server/errors";
+import { toPaystackAmount } from "@/server/payments/paystack-amount";
 import type { TransferRequest, TransferResult } from "./provider";
 
 export interface Answer {
@@ -60,7 +61,7 @@ export function paystackTransfer(secretKey: string, baseUrl: string) {
     }
     const sent = await paystack(secretKey, baseUrl, "/transfer", {
       source: "balance",
-      amount: Number(t.amountMinor),
+      amount: toPaystackAmount(t.amountMinor, t.currency),
       currency: t.currency,
       recipient: t.recipientCode,
       reference: t.reference,

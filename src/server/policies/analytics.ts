@@ -58,15 +58,19 @@ export async function getPolicyAnalytics(
     purchases: t.purchases,
     renewals: t.renewals,
     activeCoverages: active,
-    revenue: { gross: formatMinor(t.gross), fees: formatMinor(t.fees), net: formatMinor(t.gross - t.fees) },
-    claims: { count: t.claims, amount: formatMinor(t.claimed) },
+    revenue: {
+      gross: formatMinor(t.gross, policy.currency),
+      fees: formatMinor(t.fees, policy.currency),
+      net: formatMinor(t.gross - t.fees, policy.currency),
+    },
+    claims: { count: t.claims, amount: formatMinor(t.claimed, policy.currency) },
     lossRatio: losses,
     conversionRate: ratio(t.succeeded, t.created),
     series: [...buckets].map(([date, b]) => ({
       date,
       purchases: b.purchases,
       renewals: b.renewals,
-      gross: formatMinor(b.gross),
+      gross: formatMinor(b.gross, policy.currency),
     })),
   };
 }

@@ -34,8 +34,8 @@ describe("policies", () => {
     expect(row.priceMinor).toBe(123450n);
   });
 
-  it("rejects prices with more than 2 decimals, zero or negative", () => {
-    for (const price of ["1.234", "0", "0.00", "-5", "abc", "1e3"]) {
+  it("rejects prices with more than 4 decimals, zero or negative (a currency's own decimals: src/server/money.test.ts)", () => {
+    for (const price of ["1.23456", "0", "0.00", "-5", "abc", "1e3"]) {
       expect(CreatePolicyInput.safeParse({ name: "X", type: "auto", duration: "yearly", price }).success, price).toBe(false);
     }
     expect(UpdatePolicyInput.safeParse({}).success).toBe(false);

@@ -1,4 +1,5 @@
 import type { Policy as PolicyRow, Prisma } from "@/generated/prisma/client";
+import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { literal } from "@/server/like";
@@ -14,7 +15,7 @@ function toPolicy(row: PolicyRow): Policy {
     type: row.type,
     description: row.description,
     duration: row.duration,
-    price: formatMinor(row.priceMinor),
+    price: formatMinor(row.priceMinor, row.currency),
     currency: row.currency,
     coverage: row.coverage,
     benefits: row.benefits,
@@ -60,7 +61,7 @@ export async function createPolicy(actor: Actor, input: CreatePolicyInput): Prom
       name: input.name,
       type: input.type,
       duration: input.duration,
-      priceMinor: input.price,
+      priceMinor: minorOf(input.price, org.currency, "price"),
       currency: org.currency,
       description: input.description || null,
       coverage: input.coverage || null,
@@ -81,7 +82,7 @@ export async function updatePolicy(actor: Actor, id: string, input: UpdatePolicy
       name: input.name,
       type: input.type,
       duration: input.duration,
-      priceMinor: input.price,
+      priceMinor: optionalMinorOf(input.price, row.currency, "price"),
       description: input.description === undefined ? undefined : input.description || null,
       coverage: input.coverage === undefined ? undefined : input.coverage || null,
       benefits: input.benefits,

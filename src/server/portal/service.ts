@@ -3,6 +3,8 @@
 // the session's verified email, nothing else. Anything outside that is "not
 // found", exactly like an id that does not exist.
 import type { Actor } from "@/server/actor";
+import { GivenAmount } from "@/lib/money";
+import { minorOf } from "@/server/money";
 import { MAX_CLAIM_ATTACHMENTS } from "@/server/claims/attachments";
 import { fileClaim, toClaim } from "@/server/claims/service";
 import { cancelCoverageOf, cancellationQuoteFor } from "@/server/coverages/cancel";
@@ -98,7 +100,7 @@ const toPortalCoverage = (c: CoverageRow, now: Date): PortalCoverage => ({
     name: c.policy.name,
     type: c.policy.type,
     duration: c.policy.duration,
-    price: formatMinor(c.policy.priceMinor),
+    price: formatMinor(c.policy.priceMinor, c.policy.currency),
     currency: c.policy.currency,
     onSale: c.policy.isActive,
   },
@@ -155,7 +157,7 @@ export async function portalOverview(s: PortalSession, now = new Date()) {
       (p): PortalPayment => ({
         reference: p.reference,
         status: p.status,
-        amount: formatMinor(p.amountMinor),
+        amount: formatMinor(p.amountMinor, p.currency),
         currency: p.currency,
         policyName: p.policy.name,
         createdAt: p.createdAt.toISOString(),
@@ -206,7 +208,7 @@ export async function portalPayment(s: PortalSession, reference: string) {
   return {
     reference: p.reference,
     status: p.status,
-    amount: formatMinor(p.amountMinor),
+    amount: formatMinor(p.amountMinor, p.currency),
     currency: p.currency,
     email: p.email,
     customerName: p.customerName,
@@ -244,7 +246,7 @@ export async function renewCoverage(s: PortalSession, coverageId: string): Promi
   if (!row.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer sold, so it cannot be renewed here. Contact the business.");
   const payment = await initializePayment(await holderActor(s), {
     policyId: row.policy.id,
-    amount: row.policy.priceMinor,
+    amount: GivenAmount.ofMinor(row.policy.priceMinor, row.policy.currency),
     email: s.email,
     callbackUrl: portalUrl(s.organizationId, `/coverages/${row.id}`),
   });
@@ -278,7 +280,7 @@ export async function filePortalClaim(s: PortalSession, input: PortalClaimInput,
       customerEmail: s.email,
       type: input.type,
       description: input.description,
-      amountMinor: input.amount,
+      amountMinor: minorOf(input.amount, coverage.policy.currency, "amount"),
       filedBy: { note: "Filed by the policyholder on the portal" },
       source: "portal",
     },

@@ -4,6 +4,7 @@
 // merchant_note, else as the oldest pending refund of that amount of the
 // payment; one already settled, or none, is nothing to do.
 import type { Prisma } from "@/generated/prisma/client";
+import { fromPaystackAmount } from "@/server/payments/paystack-amount";
 import { db } from "@/server/db/client";
 import { logger } from "@/server/logger";
 import { settleRefund, type RefundOutcome } from "./settle";
@@ -22,7 +23,7 @@ export async function settleRefundEvent(type: string, data: Record<string, unkno
   const ours = /\brf_[0-9a-f]{32}\b/.exec(text(data.merchant_note))?.[0];
   const transaction =
     text(data.transaction_reference) || text((data.transaction as { reference?: unknown } | undefined)?.reference);
-  const amount = text(data.amount);
+  const amount = fromPaystackAmount(data.amount, text(data.currency).toUpperCase() || "NGN");
   const candidates: Prisma.RefundWhereInput[] = [
     ...(providerId ? [{ providerRefundId: providerId }] : []),
     ...(ours ? [{ reference: ours }] : []),
@@ -30,9 +31,9 @@ export async function settleRefundEvent(type: string, data: Record<string, unkno
   let row = candidates.length
     ? await db.refund.findFirst({ where: { provider: "paystack", OR: candidates }, select: { id: true } })
     : null;
-  if (!row && transaction && /^\d+$/.test(amount)) {
+  if (!row && transaction && amount !== null) {
     row = await db.refund.findFirst({
-      where: { provider: "paystack", status: "pending", amountMinor: BigInt(amount), payment: { reference: transaction } },
+      where: { provider: "paystack", status: "pending", amountMinor: amount, payment: { reference: transaction } },
       orderBy: { createdAt: "asc" },
       select: { id: true },
     });

@@ -10,6 +10,7 @@
 // refunds at Paystack and adopts the one whose merchant_note carries our
 // reference, instead of refunding twice.
 import { paystack, type Answer } from "@/server/payouts/paystack-transfers";
+import { toPaystackAmount } from "@/server/payments/paystack-amount";
 
 export interface RefundRequest {
   /** Ours (rf_…); Paystack gets it in merchant_note. */
@@ -68,7 +69,7 @@ export function paystackRefunds(secretKey: string, baseUrl: string): RefundProvi
       }
       const sent = await call("/refund", {
         transaction: r.paymentReference,
-        amount: Number(r.amountMinor),
+        amount: toPaystackAmount(r.amountMinor, r.currency),
         currency: r.currency,
         merchant_note: noteOf(r.reference),
         ...(r.reason ? { customer_note: r.reason } : {}),

@@ -5,6 +5,7 @@
 // ledger debit, the payment's refunded amount and the event. The refund job
 // (job.ts) then sends it to the payment's provider.
 import crypto from "node:crypto";
+import { optionalMinorOf } from "@/server/money";
 import { Prisma, type Payment as PaymentRow, type Refund as RefundRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import type { ListRefundsQuery, Refund, RefundPaymentInput } from "@/lib/schemas/refunds";
@@ -20,7 +21,7 @@ type WithPayment = RefundRow & { payment: { reference: string } };
 export const toRefund = (row: WithPayment): Refund => ({
   id: row.id,
   paymentReference: row.payment.reference,
-  amount: formatMinor(row.amountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
   currency: row.currency,
   reason: row.reason,
   status: row.status,
@@ -50,10 +51,10 @@ export async function refundPayment(actor: Actor, paymentReference: string, inpu
       throw new AppError("invalid_state", `A ${payment.status} payment cannot be refunded: only a successful one`);
     }
     const left = payment.amountMinor - payment.refundedMinor;
-    const amount = input.amount ?? left;
+    const amount = optionalMinorOf(input.amount, payment.currency, "amount") ?? left;
     if (left <= 0n) throw validationError([{ path: "amount", message: "This payment is refunded in full already" }]);
     if (amount > left) {
-      throw validationError([{ path: "amount", message: `Refund at most what is left of the payment, ${formatMinor(left)}` }]);
+      throw validationError([{ path: "amount", message: `Refund at most what is left of the payment, ${formatMinor(left, payment.currency)}` }]);
     }
     await assertBalanceCovers(tx, orgId, amount, payment.currency);
     return insertRefund(tx, payment, amount, input.reason || null);

@@ -8,6 +8,7 @@ import { checkLedger } from "@/server/ledger/check";
 import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
+import { GivenAmount } from "@/lib/money";
 import { availableBalance, listWithdrawals, requestWithdrawal } from "./service";
 
 const withdraw = (amount: number, bankAccountId: string) => WithdrawInput.parse({ amount, bankAccountId });
@@ -74,10 +75,16 @@ describe("requestWithdrawal: amounts", () => {
     const { actor, account } = await fundedOrg();
     const parsed = WithdrawInput.safeParse({ amount: 0.99, bankAccountId: account.id });
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.message).toBe("Withdraw at least 1.00");
-    expect(WithdrawInput.safeParse({ amount: 1.001, bankAccountId: account.id }).success).toBe(false);
-    const err = await refusal(requestWithdrawal(actor, { amount: 99n, bankAccountId: account.id }));
-    expect([err.code, err.status]).toEqual(["validation_failed", 422]);
+    expect(parsed.error?.issues[0]?.message).toBe("Withdraw at least 1");
+    const err = await refusal(requestWithdrawal(actor, { amount: new GivenAmount(9_900n), bankAccountId: account.id }));
+    expect([err.code, err.status, err.message]).toEqual(["validation_failed", 422, "amount: Withdraw at least 1.00"]);
+    // Three decimals pass the schema (a KWD amount has them) and are refused for naira, with nothing written.
+    const kobo = await refusal(requestWithdrawal(actor, withdraw(1.001, account.id)));
+    expect([kobo.code, kobo.extra]).toEqual([
+      "validation_failed",
+      { errors: [{ path: "amount", message: "NGN amounts have at most 2 decimals, like 150.50" }] },
+    ]);
+    expect(await db.withdrawal.count({ where: { organizationId: actor.organizationId } })).toBe(0);
     await expect(requestWithdrawal(actor, withdraw(1, account.id))).resolves.toMatchObject({ amount: "1.00" });
   });
 

@@ -2,6 +2,7 @@
 // that holds the organization's row lock: concurrent requests of one
 // organization check the balance one after another, so it never goes negative.
 import crypto from "node:crypto";
+import { minorOf } from "@/server/money";
 import type { Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, isLive, type Actor } from "@/server/actor";
@@ -13,11 +14,11 @@ import { recordEvent } from "@/server/events/record";
 import { assertKybApproved } from "@/server/kyb/service";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { payoutProviderFor } from "@/server/payouts/provider";
-import { MIN_WITHDRAWAL_MINOR, type ListWithdrawalsQuery, type Withdrawal, type WithdrawInput } from "@/lib/schemas/withdrawals";
+import { minWithdrawalMinor, type ListWithdrawalsQuery, type Withdrawal, type WithdrawInput } from "@/lib/schemas/withdrawals";
 
 export const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({
   id: row.id,
-  amount: formatMinor(row.amountMinor),
+  amount: formatMinor(row.amountMinor, row.currency),
   currency: row.currency,
   bankAccountId: row.bankAccountId,
   status: row.status,
@@ -40,8 +41,14 @@ function payoutTiming(now: Date, livemode: boolean) {
 
 export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Promise<Withdrawal> {
   assertCan(actor, "admin");
-  if (input.amount < MIN_WITHDRAWAL_MINOR) throw validationError([{ path: "amount", message: "Withdraw at least 1.00" }]);
   const orgId = actor.organizationId;
+  // The currency's decimals are judged before anything else: a currency changes only while no payment
+  // exists, so with any balance to withdraw it is the one read again under the lock below.
+  const { currency } = await db.organization.findUniqueOrThrow({ where: { id: orgId }, select: { currency: true } });
+  const amount = minorOf(input.amount, currency, "amount");
+  if (amount < minWithdrawalMinor(currency)) {
+    throw validationError([{ path: "amount", message: `Withdraw at least ${formatMinor(minWithdrawalMinor(currency), currency)}` }]);
+  }
   return db.$transaction(
     async (tx) => {
       await lockOrganizationBalance(tx, orgId);
@@ -58,7 +65,7 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
         tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { currency: true } }),
         availableBalance(orgId, tx),
       ]);
-      if (input.amount > available) throw insufficientFunds(available, org.currency);
+      if (amount > available || org.currency !== currency) throw insufficientFunds(available, org.currency);
 
       // Taken after the lock: every entry the balance above counted is older, so
       // replaying the ledger in createdAt order never dips below zero.
@@ -68,7 +75,7 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
         data: {
           organizationId: orgId,
           bankAccountId: account.id,
-          amountMinor: input.amount,
+          amountMinor: amount,
           currency: org.currency,
           reference,
           createdAt: now,
@@ -79,7 +86,7 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
         data: {
           organizationId: orgId,
           type: "withdrawal",
-          amountMinor: -input.amount,
+          amountMinor: -amount,
           currency: org.currency,
           reference,
           description: `Withdrawal to ${account.bankName} ••••${account.accountNumberLast4}`,

@@ -298,7 +298,7 @@ function ApproveDialog({
   const [amount, setAmount] = useState(claimed);
   const [note, setNote] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const claimedMinor = parseDecimal(claimed) ?? 0n;
+  const claimedMinor = parseDecimal(claimed, currency) ?? 0n;
   return (
     <Dialog
       open={open}
@@ -317,7 +317,7 @@ function ApproveDialog({
         noValidate
         onSubmit={async (e) => {
           e.preventDefault();
-          const minor = parseDecimal(amount);
+          const minor = parseDecimal(amount, currency);
           if (minor === null || minor <= 0n) return setError(M.amount);
           if (minor > claimedMinor) return setError(`Approve at most the amount claimed, ${claimed}`);
           setError(null);

@@ -145,7 +145,7 @@ export function PayClaimDialog({
 
   /** The same schema the API checks, then what only the server knows (the name at the bank). */
   const check = (): boolean => {
-    const amountMinor = parseDecimal(draft.amount);
+    const amountMinor = parseDecimal(draft.amount, currency);
     const parsed = PayClaimInput.safeParse({
       accountNumber: draft.accountNumber.trim(),
       bankCode: draft.bankCode,
@@ -153,7 +153,7 @@ export function PayClaimDialog({
     });
     const found: Record<string, string> = {};
     for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
-    const approvedMinor = parseDecimal(approved) ?? 0n;
+    const approvedMinor = parseDecimal(approved, currency) ?? 0n;
     if (!found.amount && amountMinor !== null && amountMinor > approvedMinor) {
       found.amount = `Pay at most the approved amount, ${displayMoney(approved, currency)}`;
     }

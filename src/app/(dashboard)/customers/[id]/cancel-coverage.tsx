@@ -81,7 +81,7 @@ function CancelCoverageDialog({
   );
 
   const q = quote.data;
-  const refundable = !!q && (parseDecimal(q.refundAmount) ?? 0n) > 0n;
+  const refundable = !!q && (parseDecimal(q.refundAmount, q.currency) ?? 0n) > 0n;
   const withRefund = refundable && refund;
 
   const check = () => {

@@ -11,11 +11,10 @@ import { Skeleton } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
-import { displayMoney, parseDecimal } from "@/lib/money-format";
+import { displayMoney, formatMinor, oneMajor, parseDecimal } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import type { WithdrawState } from "./types";
 
-const MIN_MINOR = 100n; // SPEC: a withdrawal is at least 1.00
 
 /** The form's rules, the server's too: at least 1.00, at most 2 decimals, no more than is available. */
 const schemaFor = (available: bigint, currency: string) =>
@@ -25,9 +24,10 @@ const schemaFor = (available: bigint, currency: string) =>
       .trim()
       .min(1)
       .superRefine((text, ctx) => {
-        const minor = parseDecimal(text);
+        const minor = parseDecimal(text, currency);
         if (minor === null) ctx.addIssue({ code: "custom", message: M.amount });
-        else if (minor < MIN_MINOR) ctx.addIssue({ code: "custom", message: `Withdraw at least ${displayMoney("1.00", currency)}` });
+        else if (minor < oneMajor(currency))
+          ctx.addIssue({ code: "custom", message: `Withdraw at least ${displayMoney(formatMinor(oneMajor(currency), currency), currency)}` });
         else if (minor > available) ctx.addIssue({ code: "custom", message: "This is more than your available balance" });
       }),
     bankAccountId: z.string().min(1, "Choose the bank account to pay into"),
@@ -70,7 +70,7 @@ function WithdrawForm({ state, onCancel, onWithdrawn }: { state: WithdrawState; 
   const verified = (accounts.data?.data ?? []).filter((a) => a.status === "verified");
   const withdraw = useMutation(trpc.earnings.withdraw.mutationOptions());
   const [formError, setFormError] = useState<string | null>(null);
-  const schema = useMemo(() => schemaFor(parseDecimal(state.available) ?? 0n, state.currency), [state.available, state.currency]);
+  const schema = useMemo(() => schemaFor(parseDecimal(state.available, state.currency) ?? 0n, state.currency), [state.available, state.currency]);
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { amount: "", bankAccountId: "" } });
   const { errors, isSubmitting } = form.formState;
   // The default account is preselected once the list arrives (unless one was chosen already).

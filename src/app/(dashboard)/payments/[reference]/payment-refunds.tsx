@@ -19,7 +19,8 @@ import { useMe } from "../../_components/me";
 
 const POLL_MS = 2000;
 
-const minus = (a: string, b: string) => formatMinor((parseDecimal(a) ?? 0n) - (parseDecimal(b) ?? 0n));
+const minus = (a: string, b: string, currency: string) =>
+  formatMinor((parseDecimal(a, currency) ?? 0n) - (parseDecimal(b, currency) ?? 0n), currency);
 
 export function PaymentRefunds({
   reference,
@@ -51,8 +52,8 @@ export function PaymentRefunds({
     if (settled !== undefined) void queryClient.invalidateQueries({ queryKey: trpc.payments.detail.queryKey({ reference }) });
   }, [settled, reference, queryClient, trpc]);
 
-  const left = minus(amount, amountRefunded);
-  const refundable = status === "success" && (parseDecimal(left) ?? 0n) > 0n;
+  const left = minus(amount, amountRefunded, currency);
+  const refundable = status === "success" && (parseDecimal(left, currency) ?? 0n) > 0n;
   const [open, setOpen] = useState(false);
 
   return (
@@ -142,11 +143,11 @@ function RefundDialog({
   );
 
   const check = () => {
-    const minor = parseDecimal(amount);
+    const minor = parseDecimal(amount, currency);
     const parsed = RefundPaymentInput.safeParse({ amount: minor === null ? Number.NaN : Number(amount), reason: reason || undefined });
     const found: Record<string, string> = {};
     for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
-    if (!found.amount && minor !== null && minor > (parseDecimal(left) ?? 0n)) {
+    if (!found.amount && minor !== null && minor > (parseDecimal(left, currency) ?? 0n)) {
       found.amount = `Refund at most what is left of the payment, ${displayMoney(left, currency)}`;
     }
     setErrors(found);

@@ -1,8 +1,9 @@
 // The policy form validates with the API's own CreatePolicyInput over the input
 // its fields make, and sends that same input: what it refuses, says and sends.
 import { describe, expect, it } from "vitest";
+import { GivenAmount } from "@/lib/money";
 import { CreatePolicyInput, UpdatePolicyInput, type Policy } from "@/lib/schemas/policies";
-import { FormSchema, resolver } from "./policy-form.schema";
+import { formSchemaFor, resolver } from "./policy-form.schema";
 import {
   policyFormValues,
   policyInputs,
@@ -20,11 +21,11 @@ const filled: PolicyFormValues = {
 };
 
 const issues = (values: PolicyFormValues) =>
-  (FormSchema.safeParse(values).error?.issues ?? []).map((i) => ({ path: i.path.join("."), message: i.message }));
+  (formSchemaFor("NGN").safeParse(values).error?.issues ?? []).map((i) => ({ path: i.path.join("."), message: i.message }));
 
 /** What react-hook-form gets from the resolver: the messages under each field, or the values submitted. */
 const resolve = (values: PolicyFormValues) =>
-  resolver(values, undefined, { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError" });
+  resolver(values, { currency: "NGN" }, { fields: {}, shouldUseNativeValidation: false, criteriaMode: "firstError" });
 
 describe("policy form → API input", () => {
   it("leaves an empty description and coverage out of a create, and keeps the price as typed", () => {
@@ -36,8 +37,10 @@ describe("policy form → API input", () => {
       benefits: [],
       exclusions: [],
     });
-    const input = CreatePolicyInput.parse(toCreatePolicyInput({ ...filled, description: "  ", benefits: ["Roadside assistance"] }));
-    expect(input.price).toBe(250050n);
+    const input = CreatePolicyInput.parse(
+      toCreatePolicyInput({ ...filled, description: "  ", benefits: ["Roadside assistance"] }),
+    );
+    expect(input.price).toEqual(new GivenAmount(25_005_000n));
     expect(input.description).toBeUndefined();
     expect(input.benefits).toEqual(["Roadside assistance"]);
   });
@@ -45,7 +48,11 @@ describe("policy form → API input", () => {
   it("clears an emptied description or coverage on update (null), and sends text as typed", () => {
     const update = toUpdatePolicyInput({ ...filled, description: "", coverage: "Fire and theft" });
     expect(update).toMatchObject({ description: null, coverage: "Fire and theft" });
-    expect(UpdatePolicyInput.parse(update)).toMatchObject({ description: null, coverage: "Fire and theft", price: 250050n });
+    expect(UpdatePolicyInput.parse(update)).toMatchObject({
+      description: null,
+      coverage: "Fire and theft",
+      price: new GivenAmount(25_005_000n),
+    });
   });
 
   it("starts an edit from the policy as the API returns it, which the API takes back unchanged", () => {
@@ -67,7 +74,11 @@ describe("policy form → API input", () => {
     const values = policyFormValues(policy);
     expect(values).toMatchObject({ description: "", coverage: "Fire", price: "150.00" });
     expect(issues(values)).toEqual([]);
-    expect(UpdatePolicyInput.parse(toUpdatePolicyInput(values))).toMatchObject({ price: 15000n, description: null, coverage: "Fire" });
+    expect(UpdatePolicyInput.parse(toUpdatePolicyInput(values))).toMatchObject({
+      price: new GivenAmount(1_500_000n),
+      description: null,
+      coverage: "Fire",
+    });
   });
 });
 
@@ -81,11 +92,26 @@ describe("policy form validation (the API's schema)", () => {
 
   it("refuses what the API refuses, with its sentences", () => {
     expect(issues({ ...filled, price: "0" })).toEqual([{ path: "price", message: "Enter an amount greater than 0" }]);
-    expect(issues({ ...filled, price: "12.345" })).toEqual([{ path: "price", message: "Enter an amount greater than 0, like 150 or 150.50" }]);
+    expect(issues({ ...filled, price: "12.345" })).toEqual([
+      { path: "price", message: "NGN amounts have at most 2 decimals, like 150.50" },
+    ]);
+    expect(issues({ ...filled, price: "12.34567" })).toEqual([
+      { path: "price", message: "Enter an amount greater than 0, like 150 or 150.50" },
+    ]);
+    // The business's currency decides: whole yen, fils to three decimals.
+    const inCurrency = (currency: string, price: string) =>
+      formSchemaFor(currency).safeParse({ ...filled, price }).error?.issues ?? [];
+    expect(inCurrency("JPY", "1500.5").map((i) => i.message)).toEqual(["JPY amounts are whole numbers, like 1500"]);
+    expect(inCurrency("JPY", "1500")).toEqual([]);
+    expect(inCurrency("KWD", "12.345")).toEqual([]);
     expect(issues({ ...filled, price: "10000000000000" })).toEqual([{ path: "price", message: "This amount is too large" }]);
     expect(issues({ ...filled, name: "x".repeat(121) })).toEqual([{ path: "name", message: "Use at most 120 characters" }]);
-    expect(issues({ ...filled, description: "x".repeat(5001) })).toEqual([{ path: "description", message: "Use at most 5000 characters" }]);
-    expect(issues({ ...filled, benefits: ["ok", "x".repeat(501)] })).toEqual([{ path: "benefits.1", message: "Use at most 500 characters" }]);
+    expect(issues({ ...filled, description: "x".repeat(5001) })).toEqual([
+      { path: "description", message: "Use at most 5000 characters" },
+    ]);
+    expect(issues({ ...filled, benefits: ["ok", "x".repeat(501)] })).toEqual([
+      { path: "benefits.1", message: "Use at most 500 characters" },
+    ]);
     expect(issues({ ...filled, exclusions: Array.from({ length: 51 }, (_, i) => `E${i}`) })).toEqual([
       { path: "exclusions", message: "Give at most 50 items" },
     ]);

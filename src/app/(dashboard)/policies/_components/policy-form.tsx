@@ -12,6 +12,7 @@ import type { Policy } from "@/lib/schemas/policies";
 import type { ErrorInfo } from "@/trpc/react";
 import { DURATION_LABELS, TYPE_LABELS } from "./labels";
 import { ListEditor } from "./list-editor";
+import type { PolicyFormContext } from "./policy-form.schema";
 import { policyFormValues, policyInputs, type PolicyFormValues, type PolicyInputs } from "./policy-form.values";
 
 export type { PolicyFormValues, PolicyInputs };
@@ -49,8 +50,9 @@ export function PolicyForm({
   onCancel: () => void;
 }) {
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<PolicyFormValues>({
+  const form = useForm<PolicyFormValues, PolicyFormContext>({
     resolver,
+    context: { currency },
     defaultValues: policyFormValues(policy),
   });
   const { errors, isSubmitting } = form.formState;

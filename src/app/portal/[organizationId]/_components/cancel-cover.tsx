@@ -52,7 +52,7 @@ export function CancelCover({ organizationId, coverageId }: { organizationId: st
     );
   }
 
-  const refund = (parseDecimal(quote.refundAmount) ?? 0n) > 0n;
+  const refund = (parseDecimal(quote.refundAmount, quote.currency) ?? 0n) > 0n;
   return (
     <form
       className="space-y-4"
