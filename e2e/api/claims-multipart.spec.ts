@@ -20,6 +20,7 @@ const CLAIM_FIELDS = [
   "currency",
   "description",
   "id",
+  "payoutAccount",
   "policyId",
   "status",
   "type",
@@ -38,8 +39,11 @@ const form = (policyId: string, files: Record<string, FilePart>, overrides: Reco
   ...files,
 });
 
-const fileClaim = (client: APIRequestContext, multipart: Record<string, string | FilePart>, headers: Record<string, string> = {}) =>
-  client.post("claims", { multipart, headers });
+const fileClaim = (
+  client: APIRequestContext,
+  multipart: Record<string, string | FilePart>,
+  headers: Record<string, string> = {},
+) => client.post("claims", { multipart, headers });
 
 /** What a refused filing must leave as it was: the claims (each with its attachments) and the stored bytes. */
 async function snapshot(t: Tenant) {

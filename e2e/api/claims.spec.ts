@@ -16,6 +16,7 @@ const CLAIM_FIELDS = [
   "approvedAmount",
   "currency",
   "status",
+  "payoutAccount",
   "createdAt",
   "updatedAt",
 ];

@@ -445,6 +445,9 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
       201,
     );
     await ok(await a.write.post(`claims/${claim.id}/attachments`, { multipart: { file: samplePdfPart("evidence.pdf") } }), 201);
+    // Approved, so that Alice herself may say where to be paid (the control below).
+    for (const status of ["under_review", "approved"])
+      await ok(await a.write.patch(`claims/${claim.id}/status`, { data: { status } }));
     const attachment = (await ok<{ data: { id: string }[] }>(await a.write.get(`claims/${claim.id}/attachments`))).data[0]!;
     const [aliceCookie, bobCookie, carolCookie] = await Promise.all([
       portalSignIn(a.organizationId, alice),

@@ -9,6 +9,7 @@ import { pdfPart, pngPart } from "../api/_files";
 import { buyPolicy, createPolicyFor, ok, tenantWithClients } from "../api/_helpers";
 import { signInPlatformAdmin, trpc, unique } from "../support/api";
 import { checkPage, FIRST_LOAD, signedInPage } from "../support/screens";
+import { signInToPortal } from "./_portal";
 
 const naira = (amount: string) =>
   new Intl.NumberFormat("en-NG", { style: "currency", currency: "NGN", minimumFractionDigits: 2 }).format(Number(amount));
@@ -105,4 +106,62 @@ test("an owner refunds part of a payment from its page and sees it processed", a
   await expect(row.getByTestId("refund-status")).toHaveText("processed", { timeout: SETTLE });
   await expect(section.getByTestId("payment-refunded")).toHaveText(`Refunded ${naira("30")} of ${naira("100")}`);
   await checkPage(page, "payment-refunded", row);
+});
+
+test("a policyholder says where to be paid in the portal; the owner pays that account with one confirmed click", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const t = await tenantWithClients();
+  const policy = await createPolicyFor(t.write, { price: "100.00" });
+  const holder = `claimant-${unique()}@example.test`;
+  await buyPolicy(t.write, policy, holder);
+  const multipart = { certificateOfIncorporation: await pdfPart(`inc-${unique()}.pdf`), taxCertificate: pngPart("tin.png") };
+  await ok(await t.write.post("business/compliance/kyb/submit", { multipart }), 201);
+  await trpc(await signInPlatformAdmin(), "admin.approveKyb", { organizationId: t.organizationId });
+  const claim = await ok(
+    await t.write.post("claims", {
+      data: { policyId: policy.id, type: "theft", description: "Bicycle stolen", amount: 60, email: holder },
+    }),
+    201,
+  );
+  await ok(await t.write.patch(`claims/${claim.id}/status`, { data: { status: "under_review" } }));
+  await ok(await t.write.patch(`claims/${claim.id}/status`, { data: { status: "approved", approvedAmount: 40 } }));
+
+  // The policyholder, on their claim in the portal: field errors at once, then the bank from the list.
+  const portal = await (await browser.newContext()).newPage();
+  await portal.goto(`/portal/${t.organizationId}/claims/${claim.id}`);
+  await signInToPortal(portal, holder);
+  const section = portal.getByTestId("portal-claim-payout-account");
+  await section.getByRole("button", { name: "Save account" }).click({ timeout: FIRST_LOAD });
+  await expect(section.getByText("Choose the bank")).toBeVisible();
+  await expect(section.getByText("Enter the 10-digit account number (NUBAN)")).toBeVisible();
+  await checkPage(portal, "portal-payout-account-errors", section.getByText("Choose the bank"));
+  await section.getByLabel("Find your bank").fill("access");
+  await section.getByLabel("Bank", { exact: true }).selectOption({ label: "Access Bank" });
+  await section.getByLabel("Account number").fill("3012345671");
+  await section.getByRole("button", { name: "Save account" }).click();
+  const saved = section.getByTestId("portal-payout-account");
+  await expect(saved).toContainText(/We will pay you at [A-Z]+ [A-Z]+, Access Bank ••••5671/);
+  const accountName = (await saved.locator("strong").textContent())!;
+  await checkPage(portal, "portal-payout-account", saved);
+
+  // The owner sees it on the claim and pays it: one click, one confirmation naming who gets what.
+  const page = await signedInPage(browser, t.account);
+  await page.goto(`/claims/${claim.id}`);
+  const card = page.getByTestId("claimant-account");
+  await expect(card).toContainText(accountName, { timeout: FIRST_LOAD });
+  await card.getByRole("button", { name: `Pay ${naira("40")} to this account` }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Send this payout?" });
+  await expect(confirm).toContainText(`${naira("40")} to ${accountName}, Access Bank ••••5671`);
+  await confirm.getByRole("button", { name: "Send payout" }).click();
+  await expect(page.getByText(`Payout of ${naira("40")} to ${accountName} sent`)).toBeVisible();
+  await expect(page.getByTestId("claim-payout").getByTestId("claim-payout-status")).toHaveText("paid", { timeout: SETTLE });
+  await checkPage(page, "claim-paid-to-claimant-account", page.getByTestId("claim-payout"));
+
+  // The policyholder sees the money paid.
+  await portal.reload();
+  await expect(portal.getByTestId("portal-claim-payout")).toContainText(`${naira("40")} was paid to Access Bank ••••5671`, {
+    timeout: FIRST_LOAD,
+  });
 });

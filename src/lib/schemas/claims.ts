@@ -1,5 +1,6 @@
 import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
+import { ClaimantAccount } from "@/lib/schemas/claim-payouts";
 import { Coverage } from "@/lib/schemas/coverages";
 import { ContentType, FileField, type UploadedFileShape } from "@/lib/schemas/files";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
@@ -102,6 +103,9 @@ export const Claim = z
     approvedAmount: z.string().nullable().describe("What the business agreed to pay; set when approved"),
     currency: z.string(),
     status: z.enum(CLAIM_STATUSES),
+    payoutAccount: ClaimantAccount.nullable().describe(
+      "The account the policyholder asked to be paid to (given in the portal once the claim is approved); POST /claims/{id}/payout without an account pays it",
+    ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -8,7 +8,7 @@ import { CreateClaimInput, UpdateClaimStatusInput } from "@/lib/schemas/claims";
 import { RefundPaymentInput } from "@/lib/schemas/refunds";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import type { Actor } from "@/server/actor";
-import { submitClaim, updateClaimStatus } from "@/server/claims/service";
+import { getClaim, submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { connectDatabase, db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { availableBalance } from "@/server/ledger/balance";
@@ -20,7 +20,7 @@ import { requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
 import { runDueClaimPayouts } from "./job";
-import { listClaimPayouts, payClaim } from "./service";
+import { listClaimPayouts, payClaim, setClaimantAccount } from "./service";
 
 const account = (n: number) => `30${String(n).padStart(8, "0")}`;
 const pay = (v: Record<string, unknown> = {}) => PayClaimInput.parse({ accountNumber: account(1), bankCode: "058", ...v });
@@ -242,5 +242,70 @@ describe("one balance lock for every outgoing movement", () => {
     expect(refused.filter((c) => c === "insufficient_funds").length).toBeGreaterThanOrEqual(20);
     expect(await availableBalance(org.id)).toBe(39400n - 7n * 5000n);
     expect((await checkLedger(org.id)).problems).toEqual([]);
+  });
+});
+
+describe("the policyholder's payout account (portal)", () => {
+  const holder = "claimant@example.test";
+
+  async function approvedClaimOf(actor: Actor, email: string) {
+    const policy = await db.policy.findFirstOrThrow({ where: { organizationId: actor.organizationId } });
+    const claim = await submitClaim(
+      actor,
+      CreateClaimInput.parse({ policyId: policy.id, type: "theft", description: "Bicycle", amount: 40, email }),
+    );
+    return { claim, policy };
+  }
+
+  it("is given once approved, by the claimant only, named by the bank; then one call pays it", async () => {
+    const { actor, org } = await funded();
+    const { claim } = await approvedClaimOf(actor, holder);
+    const given = { bankCode: "058", accountNumber: account(7) };
+    // Not yet approved: 409; another policyholder or business: 404; an unknown bank: 422.
+    expect((await refusal(setClaimantAccount(org.id, claim.id, given, holder))).code).toBe("invalid_state");
+    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "under_review" }));
+    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "approved", approvedAmount: 30 }));
+    expect((await refusal(setClaimantAccount(org.id, claim.id, given, "someone-else@example.test"))).code).toBe("not_found");
+    const other = await ownerWithOrganization();
+    expect((await refusal(setClaimantAccount(other.org.id, claim.id, given, holder))).code).toBe("not_found");
+    const badBank = await refusal(setClaimantAccount(org.id, claim.id, { ...given, bankCode: "999" }, holder));
+    expect([badBank.code, badBank.extra.errors?.[0]?.path]).toEqual(["validation_failed", "bankCode"]);
+    expect((await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).payoutAccountSealed).toBeNull();
+
+    const saved = await setClaimantAccount(org.id, claim.id, given, holder);
+    expect(saved).toMatchObject({ bankCode: "058", accountNumberLast4: "0007" });
+    expect(saved.accountName.length).toBeGreaterThan(0);
+    const row = await db.claim.findUniqueOrThrow({ where: { id: claim.id } });
+    // Sealed: the number is not stored in the clear.
+    expect(row.payoutAccountSealed).not.toContain(account(7));
+    expect((await getClaim(actor, claim.id)).payoutAccount).toMatchObject({
+      bankName: saved.bankName,
+      accountNumberLast4: "0007",
+    });
+
+    // The business pays it without naming an account: the approved amount, to that account.
+    const payout = await payClaim(actor, claim.id, PayClaimInput.parse({}));
+    expect(payout).toMatchObject({
+      amount: "30.00",
+      accountNumberLast4: "0007",
+      accountName: saved.accountName,
+      status: "pending",
+    });
+    // Under way: the account can no longer change.
+    expect((await refusal(setClaimantAccount(org.id, claim.id, { ...given, accountNumber: account(8) }, holder))).code).toBe(
+      "payout_exists",
+    );
+    await settleDuePayouts();
+    expect((await getClaim(actor, claim.id)).status).toBe("paid");
+  });
+
+  it("without an account given in the portal, a payout must name one (422); a half-named account is refused by the schema", async () => {
+    const { actor } = await funded();
+    const claim = await approvedClaim(actor, 20);
+    const none = await refusal(payClaim(actor, claim.id, PayClaimInput.parse({})));
+    expect([none.code, none.extra.errors?.[0]?.path]).toEqual(["validation_failed", "accountNumber"]);
+    expect(await db.claimPayout.count({ where: { claimId: claim.id } })).toBe(0);
+    expect(PayClaimInput.safeParse({ bankCode: "058" }).error?.issues[0]?.path).toEqual(["accountNumber"]);
+    expect(PayClaimInput.safeParse({ accountNumber: account(1) }).error?.issues[0]?.path).toEqual(["bankCode"]);
   });
 });

@@ -12,6 +12,8 @@ import { Prisma, type ClaimPayout as PayoutRow } from "@/generated/prisma/client
 import { formatMinor } from "@/lib/money";
 import type {
   BankList,
+  ClaimantAccount,
+  ClaimantAccountInput,
   ClaimPayout,
   ClaimPayoutList,
   PayClaimInput,
@@ -27,7 +29,7 @@ import { recordEvent } from "@/server/events/record";
 import { assertKybApproved } from "@/server/kyb/service";
 import { assertBalanceCovers, LOCKED_TX, lockOrganizationBalance } from "@/server/ledger/balance";
 import { payoutProviderFor } from "@/server/payouts/provider";
-import { seal } from "@/server/seal";
+import { seal, unseal } from "@/server/seal";
 
 /** Sealed account numbers of claim payouts, apart from bank accounts'. */
 export const CLAIM_PAYOUT_SEAL = "claim-payout-account";
@@ -64,6 +66,94 @@ function assertApproved(claim: { status: string }) {
 const overApproved = (approved: bigint, currency: string) =>
   validationError([{ path: "amount", message: `Pay at most the approved amount, ${formatMinor(approved, currency)}` }]);
 
+type PayoutProvider = ReturnType<typeof payoutProviderFor>;
+
+/** A bank of the provider's list for the currency, by code: 422 on `path` when it is not one. */
+async function bankOf(provider: PayoutProvider, currency: string, code: string, path: string) {
+  const bank = (await provider.banks(currency)).find((b) => b.code === code);
+  if (!bank) throw validationError([{ path, message: "Choose a bank from the list: this bank code is not known" }]);
+  return bank;
+}
+
+/**
+ * Where the money goes: the account given with the request (its name asked of
+ * the bank), or else the one the policyholder gave in the portal (named when
+ * they gave it). Neither → 422.
+ */
+async function payeeOf(
+  claim: {
+    currency: string;
+    payoutBankCode: string | null;
+    payoutBankName: string | null;
+    payoutAccountName: string | null;
+    payoutAccountSealed: string | null;
+  },
+  input: PayClaimInput,
+  provider: PayoutProvider,
+): Promise<{ bank: { code: string; name: string }; accountName: string; accountNumber: string }> {
+  if (input.accountNumber !== undefined && input.bankCode !== undefined) {
+    const bank = await bankOf(provider, claim.currency, input.bankCode, "bankCode");
+    return {
+      bank,
+      accountName: await provider.resolveAccount(input.accountNumber, input.bankCode),
+      accountNumber: input.accountNumber,
+    };
+  }
+  if (!claim.payoutBankCode || !claim.payoutAccountSealed) {
+    throw validationError([
+      { path: "accountNumber", message: "Enter the claimant's account: the policyholder has not given one in the portal" },
+    ]);
+  }
+  return {
+    bank: { code: claim.payoutBankCode, name: claim.payoutBankName ?? claim.payoutBankCode },
+    accountName: claim.payoutAccountName ?? "",
+    accountNumber: unseal(CLAIM_PAYOUT_SEAL, claim.payoutAccountSealed),
+  };
+}
+
+/**
+ * The policyholder names the account to be paid to, for one of their approved
+ * claims (the portal): the bank is one of the provider's, the account's name is
+ * asked of the bank, the number is stored sealed. While a payout is under way
+ * or paid it cannot change (409 `payout_exists`).
+ */
+export async function setClaimantAccount(
+  organizationId: string,
+  claimId: string,
+  input: ClaimantAccountInput,
+  customerEmail: string,
+): Promise<ClaimantAccount> {
+  const claim = await db.claim.findFirst({
+    where: { id: claimId, organizationId, customerEmail },
+    select: { id: true, status: true, currency: true, organization: { select: { livemode: true } } },
+  });
+  if (!claim) throw notFound("Claim");
+  if (claim.status !== "approved") {
+    throw new AppError("invalid_state", "A payout account can be given once the claim is approved, and until it is paid");
+  }
+  if ((await db.claimPayout.count({ where: { claimId: claim.id, status: { in: ACTIVE } } })) > 0) throw payoutExists();
+  const provider = payoutProviderFor(claim.organization.livemode);
+  const bank = await bankOf(provider, claim.currency, input.bankCode, "bankCode");
+  const accountName = await provider.resolveAccount(input.accountNumber, input.bankCode);
+  const now = new Date();
+  // Only while it is still approved with no payout under way: a payout that started meanwhile keeps its account.
+  const [row] = await db.$queryRaw<{ id: string }[]>`
+    UPDATE claim SET "payoutBankCode" = ${bank.code}, "payoutBankName" = ${bank.name}, "payoutAccountName" = ${accountName},
+      "payoutAccountSealed" = ${seal(CLAIM_PAYOUT_SEAL, input.accountNumber)}, "payoutAccountLast4" = ${input.accountNumber.slice(-4)},
+      "payoutAccountAt" = ${now}, "updatedAt" = ${now}
+    WHERE id = ${claim.id} AND status = 'approved'
+      AND NOT EXISTS (SELECT 1 FROM claim_payout p WHERE p."claimId" = ${claim.id} AND p.status IN ('pending', 'processing', 'paid'))
+    RETURNING id`;
+  if (!row) throw payoutExists();
+  return {
+    bankCode: bank.code,
+    bankName: bank.name,
+    accountName,
+    accountNumberLast4: input.accountNumber.slice(-4),
+    givenAt: now.toISOString(),
+  };
+}
+
 export async function payClaim(actor: Actor, claimId: string, input: PayClaimInput): Promise<ClaimPayout> {
   assertCan(actor, "admin");
   const orgId = actor.organizationId;
@@ -79,10 +169,7 @@ export async function payClaim(actor: Actor, claimId: string, input: PayClaimInp
   const amount = optionalMinorOf(input.amount, claim.currency, "amount") ?? claim.approvedAmountMinor ?? 0n;
   if (amount > (claim.approvedAmountMinor ?? 0n)) throw overApproved(claim.approvedAmountMinor ?? 0n, claim.currency);
 
-  const banks = await provider.banks(claim.currency);
-  const bank = banks.find((b) => b.code === input.bankCode);
-  if (!bank) throw validationError([{ path: "bankCode", message: "Choose a bank from the list: this bank code is not known" }]);
-  const accountName = await provider.resolveAccount(input.accountNumber, input.bankCode);
+  const { bank, accountName, accountNumber } = await payeeOf(claim, input, provider);
 
   try {
     return await db.$transaction(async (tx) => {
@@ -107,8 +194,8 @@ export async function payClaim(actor: Actor, claimId: string, input: PayClaimInp
           bankCode: bank.code,
           bankName: bank.name,
           accountName,
-          accountNumberSealed: seal(CLAIM_PAYOUT_SEAL, input.accountNumber),
-          accountNumberLast4: input.accountNumber.slice(-4),
+          accountNumberSealed: seal(CLAIM_PAYOUT_SEAL, accountNumber),
+          accountNumberLast4: accountNumber.slice(-4),
           provider: provider.name,
           reference,
           createdAt: now,

@@ -41,6 +41,16 @@ export const toClaim = (row: ClaimRow): Claim => ({
   approvedAmount: row.approvedAmountMinor === null ? null : formatMinor(row.approvedAmountMinor, row.currency),
   currency: row.currency,
   status: row.status,
+  payoutAccount:
+    row.payoutBankCode && row.payoutAccountLast4 && row.payoutAccountAt
+      ? {
+          bankCode: row.payoutBankCode,
+          bankName: row.payoutBankName ?? row.payoutBankCode,
+          accountName: row.payoutAccountName ?? "",
+          accountNumberLast4: row.payoutAccountLast4,
+          givenAt: row.payoutAccountAt.toISOString(),
+        }
+      : null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -225,7 +235,8 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
       const active = await tx.claimPayout.count({
         where: { claimId: found.id, status: { in: ["pending", "processing", "paid"] } },
       });
-      if (active > 0) throw new AppError("payout_exists", "A payout of this claim is under way: it becomes paid when the payout is");
+      if (active > 0)
+        throw new AppError("payout_exists", "A payout of this claim is under way: it becomes paid when the payout is");
     }
     const updated = await tx.claim.update({
       where: { id: found.id },

@@ -5,6 +5,7 @@
 // same-origin rule: the cookie is SameSite=Lax, and the check closes the rest).
 import { z } from "@/lib/messages";
 import { claimFormFiles, CLAIM_FILE_FIELDS } from "@/lib/schemas/claims";
+import { ClaimantAccountInput } from "@/lib/schemas/claim-payouts";
 import { PortalCancelInput } from "@/lib/schemas/coverages";
 import { PortalClaimForm, PortalEmailInput, PortalSignInInput } from "@/lib/schemas/portal";
 import { clientIpOf } from "@/server/client-ip";
@@ -28,6 +29,7 @@ import {
   portalCancelCoverage,
   portalCancellationQuote,
   portalCertificate,
+  portalSetPayoutAccount,
   renewCoverage,
 } from "@/server/portal/service";
 import { operation, type AuthKind, type Principal } from "./operation";
@@ -210,6 +212,24 @@ export const portalOperations = [
       headers: PRIVATE,
     },
     handler: async ({ holder, input: { organizationId: _path, ...form } }) => filePortalClaim(holder, form, claimFormFiles(form)),
+  }),
+  /** POST claims/{claimId}/payout-account {bankCode, accountNumber}: where the policyholder asks an approved claim to be paid. */
+  operation({
+    name: "portal.payoutAccount",
+    auth: ["portal"],
+    permission: "write",
+    kind: "mutation",
+    http: {
+      method: "POST",
+      path: "/api/portal/{organizationId}/claims/{claimId}/payout-account",
+      params: Org.extend({ claimId: z.string() }),
+      body: ClaimantAccountInput,
+      bodyRequired: true,
+      maxBodyBytes: MAX_JSON_BYTES,
+      headers: PRIVATE,
+    },
+    handler: ({ holder, input }) =>
+      portalSetPayoutAccount(holder, input.claimId, { bankCode: input.bankCode, accountNumber: input.accountNumber }),
   }),
   /** GET files/{attachmentId}: an attachment of one of the policyholder's claims. */
   operation({

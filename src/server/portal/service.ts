@@ -3,6 +3,9 @@
 // the session's verified email, nothing else. Anything outside that is "not
 // found", exactly like an id that does not exist.
 import type { Actor } from "@/server/actor";
+import { payoutProviderFor } from "@/server/payouts/provider";
+import type { ClaimantAccount, ClaimantAccountInput } from "@/lib/schemas/claim-payouts";
+import { setClaimantAccount } from "@/server/claim-payouts/service";
 import { GivenAmount } from "@/lib/money";
 import { minorOf } from "@/server/money";
 import { MAX_CLAIM_ATTACHMENTS } from "@/server/claims/attachments";
@@ -21,7 +24,6 @@ import type { PortalCancelInput } from "@/lib/schemas/coverages";
 import type { PortalClaimInput } from "@/lib/schemas/portal";
 
 const LIST_LIMIT = 50;
-
 
 export interface PortalCoverage {
   id: string;
@@ -56,6 +58,8 @@ export interface PortalClaim {
   description: string;
   amount: string;
   approvedAmount: string | null;
+  /** Where the policyholder asked to be paid, once approved (never the full number). */
+  payoutAccount: ClaimantAccount | null;
   currency: string;
   status: string;
   createdAt: string;
@@ -118,6 +122,7 @@ const toPortalClaim = (row: ClaimRowWithPolicy): PortalClaim => {
     description: c.description,
     amount: c.amount,
     approvedAmount: c.approvedAmount,
+    payoutAccount: c.payoutAccount,
     currency: c.currency,
     status: c.status,
     createdAt: c.createdAt,
@@ -153,18 +158,16 @@ export async function portalOverview(s: PortalSession, now = new Date()) {
   ]);
   return {
     coverages: coverages.map((c) => toPortalCoverage(c, now)),
-    payments: payments.map(
-      (p): PortalPayment => ({
-        reference: p.reference,
-        status: p.status,
-        amount: formatMinor(p.amountMinor, p.currency),
-        currency: p.currency,
-        policyName: p.policy.name,
-        createdAt: p.createdAt.toISOString(),
-        paidAt: p.paidAt?.toISOString() ?? null,
-        payUrl: p.status === "pending" ? p.authorizationUrl || null : null,
-      }),
-    ),
+    payments: payments.map((p): PortalPayment => ({
+      reference: p.reference,
+      status: p.status,
+      amount: formatMinor(p.amountMinor, p.currency),
+      currency: p.currency,
+      policyName: p.policy.name,
+      createdAt: p.createdAt.toISOString(),
+      paidAt: p.paidAt?.toISOString() ?? null,
+      payUrl: p.status === "pending" ? p.authorizationUrl || null : null,
+    })),
     claims: claims.map(toPortalClaim),
   };
 }
@@ -202,7 +205,10 @@ export async function portalPayment(s: PortalSession, reference: string) {
   if (!/^[\w-]{1,100}$/.test(reference)) throw notFound("Payment");
   const p = await db.payment.findFirst({
     where: { reference, organizationId: s.organizationId, email: s.email },
-    include: { policy: { select: { name: true, type: true, duration: true } }, coverage: { select: { certificateNumber: true } } },
+    include: {
+      policy: { select: { name: true, type: true, duration: true } },
+      coverage: { select: { certificateNumber: true } },
+    },
   });
   if (!p) throw notFound("Payment");
   return {
@@ -238,12 +244,19 @@ async function holderActor(s: PortalSession): Promise<Actor> {
 }
 
 /** Starts a renewal: a new payment of the policy's price through the hosted checkout, back to the coverage afterwards. */
-export async function renewCoverage(s: PortalSession, coverageId: string): Promise<{ reference: string; authorizationUrl: string }> {
+export async function renewCoverage(
+  s: PortalSession,
+  coverageId: string,
+): Promise<{ reference: string; authorizationUrl: string }> {
   const row = await ownCoverage(s, coverageId);
   if (row.cancelledAt) {
-    throw new AppError("coverage_cancelled", "This cover was cancelled, so it cannot be renewed. Buy the policy again to start new cover.");
+    throw new AppError(
+      "coverage_cancelled",
+      "This cover was cancelled, so it cannot be renewed. Buy the policy again to start new cover.",
+    );
   }
-  if (!row.policy.isActive) throw new AppError("policy_inactive", "This policy is no longer sold, so it cannot be renewed here. Contact the business.");
+  if (!row.policy.isActive)
+    throw new AppError("policy_inactive", "This policy is no longer sold, so it cannot be renewed here. Contact the business.");
   const payment = await initializePayment(await holderActor(s), {
     policyId: row.policy.id,
     amount: GivenAmount.ofMinor(row.policy.priceMinor, row.policy.currency),
@@ -260,7 +273,12 @@ export async function portalCancellationQuote(s: PortalSession, coverageId: stri
 
 /** The policyholder cancels one of their coverages (refund by the business's rule), after seeing the quote. */
 export async function portalCancelCoverage(s: PortalSession, coverageId: string, input: PortalCancelInput) {
-  const cancelled = await cancelCoverageOf(s.organizationId, coverageId, { ...input, refund: "auto" }, { customerEmail: s.email });
+  const cancelled = await cancelCoverageOf(
+    s.organizationId,
+    coverageId,
+    { ...input, refund: "auto" },
+    { customerEmail: s.email },
+  );
   return { status: cancelled.status, cancelledAt: cancelled.cancelledAt, refund: cancelled.refund };
 }
 
@@ -289,6 +307,22 @@ export async function filePortalClaim(s: PortalSession, input: PortalClaimInput,
   return toPortalClaim({ ...row, policy: { name: coverage.policy.name }, _count: { attachments: submitted.attachments.length } });
 }
 
+/** The banks a policyholder of this business can be paid at (the provider of the business's mode). */
+export async function portalBanks(s: PortalSession, currency: string) {
+  const org = await db.organization.findUniqueOrThrow({ where: { id: s.organizationId }, select: { livemode: true } });
+  return payoutProviderFor(org.livemode).banks(currency);
+}
+
+/** Where the policyholder asks one of their approved claims to be paid (bank and account; the name as the bank gives it). */
+export async function portalSetPayoutAccount(
+  s: PortalSession,
+  claimId: string,
+  input: ClaimantAccountInput,
+): Promise<ClaimantAccount> {
+  if (!/^[\w-]{1,100}$/.test(claimId)) throw notFound("Claim");
+  return setClaimantAccount(s.organizationId, claimId, input, s.email);
+}
+
 /** One of the policyholder's claims: its status history (dates and states, not the reviewers' notes) and attachments. */
 export async function portalClaim(s: PortalSession, claimId: string) {
   if (!/^[\w-]{1,100}$/.test(claimId)) throw notFound("Claim");
@@ -296,17 +330,43 @@ export async function portalClaim(s: PortalSession, claimId: string) {
     where: { id: claimId, organizationId: s.organizationId, customerEmail: s.email },
     include: {
       ...claimInclude,
-      history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 100, select: { id: true, fromStatus: true, toStatus: true, createdAt: true } },
+      history: {
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        take: 100,
+        select: { id: true, fromStatus: true, toStatus: true, createdAt: true },
+      },
       attachments: {
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         select: { id: true, createdAt: true, file: { select: { fileName: true, contentType: true, size: true } } },
       },
+      payouts: {
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: 1,
+        select: { status: true, amountMinor: true, currency: true, bankName: true, accountNumberLast4: true, paidAt: true },
+      },
     },
   });
   if (!row) throw notFound("Claim");
+  const payout = row.payouts[0];
   return {
     claim: toPortalClaim(row),
-    history: row.history.map((h) => ({ id: h.id, fromStatus: h.fromStatus, toStatus: h.toStatus, at: h.createdAt.toISOString() })),
+    /** The latest payment of the claim to the policyholder, if any. */
+    payout: payout
+      ? {
+          status: payout.status,
+          amount: formatMinor(payout.amountMinor, payout.currency),
+          currency: payout.currency,
+          bankName: payout.bankName,
+          accountNumberLast4: payout.accountNumberLast4,
+          paidAt: payout.paidAt?.toISOString() ?? null,
+        }
+      : null,
+    history: row.history.map((h) => ({
+      id: h.id,
+      fromStatus: h.fromStatus,
+      toStatus: h.toStatus,
+      at: h.createdAt.toISOString(),
+    })),
     attachments: row.attachments.map((a) => ({
       id: a.id,
       fileName: a.file.fileName,

@@ -17,7 +17,7 @@ import { CLAIM_MOVES, type ClaimStatus } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { ClaimEvidence } from "./claim-evidence";
-import { ClaimPayouts, PayClaimDialog } from "./claim-payouts";
+import { ClaimantAccountCard, ClaimPayouts, PayClaimDialog } from "./claim-payouts";
 
 type Move = Exclude<ClaimStatus, "submitted">;
 
@@ -171,6 +171,15 @@ export function ClaimDetail({ id }: { id: string }) {
               ID <code className="font-mono">{c.id}</code>
             </p>
           </Card>
+          {c.payoutAccount && c.status === "approved" && (
+            <ClaimantAccountCard
+              claimId={c.id}
+              account={c.payoutAccount}
+              approved={c.approvedAmount}
+              currency={c.currency}
+              canPay={can.admin}
+            />
+          )}
           <ClaimPayouts claimId={c.id} />
           <ClaimEvidence claimId={c.id} attachments={c.attachments} canManage={can.manage} />
         </div>
@@ -257,13 +266,7 @@ export function ClaimDetail({ id }: { id: string }) {
         </form>
       </Dialog>
       {c.status === "approved" && c.approvedAmount !== null && (
-        <PayClaimDialog
-          open={paying}
-          onOpenChange={setPaying}
-          claimId={c.id}
-          approved={c.approvedAmount}
-          currency={c.currency}
-        />
+        <PayClaimDialog open={paying} onOpenChange={setPaying} claimId={c.id} approved={c.approvedAmount} currency={c.currency} />
       )}
       <ApproveDialog
         open={approving}

@@ -14,7 +14,7 @@ import { Field, FormError, Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import { formatDateTime } from "@/lib/format";
 import { displayMoney, parseDecimal } from "@/lib/money-format";
-import { PayClaimInput } from "@/lib/schemas/claim-payouts";
+import { PayClaimInput, type ClaimantAccount } from "@/lib/schemas/claim-payouts";
 import { toast } from "@/lib/toast";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
@@ -34,7 +34,10 @@ export function ClaimPayouts({ claimId }: { claimId: string }) {
     ),
   );
   // A payout that settled changes the claim (paid, or still approved): read it again.
-  const settledIds = payouts.data?.data.filter((p) => !inFlight(p.status)).map((p) => p.id).join(",");
+  const settledIds = payouts.data?.data
+    .filter((p) => !inFlight(p.status))
+    .map((p) => p.id)
+    .join(",");
   useEffect(() => {
     if (settledIds !== undefined) void queryClient.invalidateQueries({ queryKey: trpc.claims.detail.queryKey({ id: claimId }) });
   }, [settledIds, claimId, queryClient, trpc]);
@@ -218,7 +221,9 @@ export function PayClaimDialog({
           <Field
             id="payout-account"
             label="Account number"
-            error={errors.accountNumber ?? (resolveError ? (resolveError.fieldErrors[0]?.message ?? resolveError.message) : undefined)}
+            error={
+              errors.accountNumber ?? (resolveError ? (resolveError.fieldErrors[0]?.message ?? resolveError.message) : undefined)
+            }
             hint="The claimant's 10-digit NUBAN"
           >
             <Input
@@ -270,8 +275,8 @@ export function PayClaimDialog({
         description={
           <>
             {displayMoney(draft.amount || "0", currency)} to <strong>{accountName}</strong>, {bank?.name} ••••
-            {draft.accountNumber.slice(-4)}. The money leaves your balance now; if the bank refuses it, it comes back and
-            you can pay again.
+            {draft.accountNumber.slice(-4)}. The money leaves your balance now; if the bank refuses it, it comes back and you can
+            pay again.
           </>
         }
         confirmLabel="Send payout"
@@ -285,5 +290,88 @@ export function PayClaimDialog({
         }
       />
     </>
+  );
+}
+
+/**
+ * The account the policyholder gave in the portal for this approved claim, and
+ * paying the approved amount to it: one click, confirmed. (Another account, or
+ * part of the amount, goes through "Pay claim".)
+ */
+export function ClaimantAccountCard({
+  claimId,
+  account,
+  approved,
+  currency,
+  canPay,
+}: {
+  claimId: string;
+  account: ClaimantAccount;
+  approved: string | null;
+  currency: string;
+  canPay: boolean;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The same list the Payouts card reads (one request): no second payout while one is under way or paid.
+  const payouts = useQuery(trpc.claimPayouts.list.queryOptions({ id: claimId }));
+  const underWay = payouts.data?.data.some((p) => inFlight(p.status) || p.status === "paid") ?? true;
+  const pay = useMutation(
+    trpc.claimPayouts.create.mutationOptions({
+      onSuccess: (p) => {
+        toast.success(`Payout of ${displayMoney(p.amount, p.currency)} to ${p.accountName} sent`);
+        setConfirming(false);
+        setError(null);
+        void queryClient.invalidateQueries({ queryKey: trpc.claimPayouts.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
+      },
+      onError: (err) => {
+        setConfirming(false);
+        setError(errorInfo(err).message);
+      },
+    }),
+  );
+  const who = `${account.accountName}, ${account.bankName} ••••${account.accountNumberLast4}`;
+  return (
+    <Card className="p-6" role="region" aria-label="Policyholder's payout account" data-testid="claimant-account">
+      <h2 className="text-base font-semibold">Where the policyholder asked to be paid</h2>
+      <p className="mt-2 text-sm">
+        <strong>{account.accountName}</strong>
+        <span className="text-slate-600">
+          {" "}
+          · {account.bankName} ••••{account.accountNumberLast4}
+        </span>
+      </p>
+      <p className="text-xs text-slate-500">
+        Given in the portal {formatDateTime(account.givenAt)}; the name is as the bank gives it.
+      </p>
+      {canPay && approved !== null && !underWay && (
+        <div className="mt-4 space-y-2">
+          <Button onClick={() => setConfirming(true)} data-testid="pay-claimant-account">
+            Pay {displayMoney(approved, currency)} to this account
+          </Button>
+          <FormError message={error} />
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={(next) => {
+          if (!next) setConfirming(false);
+        }}
+        title="Send this payout?"
+        description={
+          <>
+            {displayMoney(approved ?? "0", currency)} to <strong>{who}</strong>. The money leaves your balance now; if the bank
+            refuses it, it comes back and you can pay again.
+          </>
+        }
+        confirmLabel="Send payout"
+        confirmVariant="primary"
+        loading={pay.isPending}
+        onConfirm={() => pay.mutate({ id: claimId, data: {} })}
+      />
+    </Card>
   );
 }

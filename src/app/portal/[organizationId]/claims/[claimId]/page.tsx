@@ -5,8 +5,9 @@ import { Card } from "@/components/ui/card";
 import { formatBytes } from "@/components/upload/xhr-upload";
 import { formatDateTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
-import { portalClaim } from "@/server/portal/service";
+import { portalBanks, portalClaim } from "@/server/portal/service";
 import { orNotFound, portalContext } from "../../_components/session";
+import { PayoutAccount } from "../../_components/payout-account";
 import { PortalSignIn } from "../../_components/sign-in";
 import { Section } from "../../_components/views";
 
@@ -31,7 +32,11 @@ export default async function PortalClaimPage({
   const { filed } = await searchParams;
   const { business, session } = await portalContext(organizationId);
   if (!session) return <PortalSignIn organizationId={organizationId} businessName={business.name} />;
-  const { claim, history, attachments } = await orNotFound(portalClaim(session, claimId));
+  const { claim, history, attachments, payout } = await orNotFound(portalClaim(session, claimId));
+  // An approved claim with no payout under way (or paid): where to pay it, asked of the policyholder.
+  const payoutStarted = payout !== null && payout.status !== "failed";
+  const askAccount = claim.status === "approved" && !payoutStarted;
+  const banks = askAccount ? await portalBanks(session, claim.currency) : [];
   const base = `/portal/${organizationId}`;
   const fileUrl = (id: string) => `/api/portal/${organizationId}/files/${id}`;
   return (
@@ -52,7 +57,9 @@ export default async function PortalClaimPage({
         <Facts
           items={[
             { label: "Amount claimed", value: displayMoney(claim.amount, claim.currency) },
-            ...(claim.approvedAmount ? [{ label: "Amount approved", value: displayMoney(claim.approvedAmount, claim.currency) }] : []),
+            ...(claim.approvedAmount
+              ? [{ label: "Amount approved", value: displayMoney(claim.approvedAmount, claim.currency) }]
+              : []),
             { label: "Kind of loss", value: claim.type.charAt(0).toUpperCase() + claim.type.slice(1).replace(/_/g, " ") },
             { label: "Filed", value: formatDateTime(claim.createdAt) },
             { label: "Reference", value: <span className="font-mono">{claim.id}</span> },
@@ -60,6 +67,24 @@ export default async function PortalClaimPage({
         />
         <p className="mt-4 whitespace-pre-wrap text-sm text-slate-800 [overflow-wrap:anywhere]">{claim.description}</p>
       </Card>
+      {payoutStarted && payout && (
+        <Section title="Your payment" testId="portal-claim-payout">
+          <Card className="p-5">
+            <p className="text-sm text-slate-800">
+              {payout.status === "paid"
+                ? `${displayMoney(payout.amount, payout.currency)} was paid to ${payout.bankName} ••••${payout.accountNumberLast4}${payout.paidAt ? ` on ${formatDateTime(payout.paidAt)}` : ""}.`
+                : `${displayMoney(payout.amount, payout.currency)} is on its way to ${payout.bankName} ••••${payout.accountNumberLast4}.`}
+            </p>
+          </Card>
+        </Section>
+      )}
+      {askAccount && (
+        <Section title="Where should we pay you?" testId="portal-claim-payout-account">
+          <Card className="p-5">
+            <PayoutAccount organizationId={organizationId} claimId={claim.id} banks={banks} account={claim.payoutAccount} />
+          </Card>
+        </Section>
+      )}
       <Section title="Progress">
         <Card className="p-5">
           <ol className="space-y-3" aria-label="Status history">
