@@ -49,7 +49,20 @@ describe("filing a claim with its evidence", () => {
     ]);
     // The answer is the Claim, as for a JSON filing.
     expect(Object.keys(claim).sort()).toEqual(
-      ["amount", "approvedAmount", "coverageId", "createdAt", "currency", "description", "id", "policyId", "status", "type", "updatedAt"].sort(),
+      [
+        "amount",
+        "approvedAmount",
+        "coverageId",
+        "createdAt",
+        "currency",
+        "description",
+        "id",
+        "payoutAccount",
+        "policyId",
+        "status",
+        "type",
+        "updatedAt",
+      ].sort(),
     );
     const attachments = await getClaimAttachments(actor, claim.id);
     expect(attachments.map((a) => [a.fileName, a.contentType])).toEqual([

@@ -100,6 +100,7 @@ describe("submitClaim", () => {
       approvedAmount: null,
       currency: "NGN",
       status: "submitted",
+      payoutAccount: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
