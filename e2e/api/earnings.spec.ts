@@ -21,7 +21,7 @@ const WITHDRAWALS = "business/earnings/withdrawals";
 const BANK_ACCOUNTS = "business/payment-methods/bank-accounts";
 
 const WITHDRAWAL_FIELDS = ["amount", "bankAccountId", "completedAt", "createdAt", "currency", "failureReason", "id", "status"];
-const TRANSACTION_FIELDS = ["amount", "balanceAfter", "createdAt", "currency", "description", "id", "reference", "type"];
+const TRANSACTION_FIELDS = ["amount", "balanceAfter", "createdAt", "currency", "description", "fee", "id", "net", "reference", "type"];
 const today = () => new Date().toISOString().slice(0, 10);
 
 async function approveKyb(t: Tenant) {
@@ -119,6 +119,13 @@ test.describe("earnings (REST)", () => {
     expect(tx.data[1].balanceAfter).toBe((Number("73.00") + 25.5).toFixed(2));
     expect(Number(tx.data[2].balanceAfter)).toBe(Number(tx.data[1].balanceAfter) - Number(tx.data[1].amount));
     expect(Number(tx.data[2].balanceAfter) - Number(tx.data[2].amount)).toBe(0);
+    // Folded (the dashboard's statement): one row per payment, gross, fee and net on it, the same balances.
+    const folded = await ok(await t.read.get(`${TRANSACTIONS}?fees=folded`));
+    expect(folded.data.map((e: any) => [e.type, e.amount, e.fee, e.net, e.balanceAfter])).toEqual([
+      ["withdrawal", "-25.50", null, null, "73.00"],
+      ["payment", "100.00", "1.50", "98.50", "98.50"],
+    ]);
+    await problem(await t.read.get(`${TRANSACTIONS}?fees=merged`), 422, "validation_failed");
 
     const list = await ok(await t.read.get(WITHDRAWALS));
     expect(list.data.map((x: any) => x.id)).toEqual([w.id]);

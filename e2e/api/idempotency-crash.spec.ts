@@ -2,10 +2,13 @@
 // Idempotency-Key whose process dies right after its transaction committed and
 // before it answered must, once retried on the restarted app, replay that
 // claim — not run again (the old code left the key `in_progress`, and after
-// its 60 s lease the retry created a second claim). Each test starts its own
-// copy of the built app (NEXT_DIST_DIR), with the tests-only hook
-// CRASH_AFTER_COMMIT_FOR_TESTS=<key> (see src/server/operations/pipeline.ts), on the
-// embedded database and — when DATABASE_URL is set — on PostgreSQL.
+// its 60 s lease the retry created a second claim). The same for money going
+// back (issue 25): a refund, and a cancellation that refunds, each killed
+// after its commit, replay once retried — one refund each, one ledger debit.
+// Each test starts its own copy of the built app (NEXT_DIST_DIR), with the
+// tests-only hook CRASH_AFTER_COMMIT_FOR_TESTS=<key,key…> (see
+// src/server/operations/pipeline.ts), on the embedded database and — when
+// DATABASE_URL is set — on PostgreSQL.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -89,7 +92,31 @@ for (const database of databases) {
     const { apiKey } = JSON.parse(boot.stdout.trim().split("\n").pop()!) as { apiKey: string };
 
     const idempotencyKey = `crash-after-commit-${run}`;
-    const first = startServer({ ...env, CRASH_AFTER_COMMIT_FOR_TESTS: idempotencyKey });
+    const refundKey = `crash-after-commit-${run}-refund`;
+    const cancelKey = `crash-after-commit-${run}-cancel`;
+    // Every server of this test dies after the commit of a first request with one of these keys (a replay commits nothing).
+    const crashEnv = { ...env, CRASH_AFTER_COMMIT_FOR_TESTS: [idempotencyKey, refundKey, cancelKey].join(",") };
+    const first = startServer(crashEnv);
+    const servers: Server[] = [first];
+    /** Sends a request that kills the server after its commit; then starts the next server. */
+    const crashOn = async (method: string, route: string, body: unknown, key: string) => {
+      const cut = await api(apiKey, method, route, body, { "idempotency-key": key }).then(
+        (r) => `answered ${r.status}`,
+        (err: Error) => `cut: ${err.message}`,
+      );
+      expect(cut, `${route} with ${key}`).toMatch(/^cut/);
+      expect(await servers.at(-1)!.exited).toBe("SIGKILL");
+      servers.push(startServer(crashEnv));
+      await healthy();
+    };
+    /** The retry after the restart: answered from the stored answer, as it was committed. */
+    const replay = async (method: string, route: string, body: unknown, key: string, status: number) => {
+      const res = await api(apiKey, method, route, body, { "idempotency-key": key });
+      const text = await res.text();
+      expect(res.status, text).toBe(status);
+      expect(res.headers.get("idempotent-replayed")).toBe("true");
+      return JSON.parse(text) as Record<string, unknown>;
+    };
     let second: Server | undefined;
     try {
       await healthy();
@@ -111,8 +138,9 @@ for (const database of databases) {
       expect(cut).toMatch(/^cut/);
       expect(await first.exited).toBe("SIGKILL");
 
-      // Restarted (without the hook), the retry answers the claim that committed, and runs nothing.
-      second = startServer(env);
+      // Restarted, the retry answers the claim that committed, and runs nothing.
+      second = startServer(crashEnv);
+      servers.push(second);
       await healthy();
       const retry = await api(apiKey, "POST", "claims", claim, { "idempotency-key": idempotencyKey });
       const retryText = await retry.text();
@@ -129,9 +157,47 @@ for (const database of databases) {
       expect(again.status).toBe(201);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(((await again.json()) as { id: string }).id).toBe(replayed.id);
+
+      // Money back. Two sales through the checkout (the second keeps the balance above what goes back)…
+      const sell = async (email: string) => {
+        const res = await api(apiKey, "POST", "payments/initialize", { amount: 150, policyId: policy.id, email });
+        expect(res.status, await res.clone().text()).toBe(201);
+        const { reference } = (await res.json()) as { reference: string };
+        const paid = await fetch(`${BASE}/api/checkout/${reference}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ cardNumber: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: "123" }),
+        });
+        expect(paid.status, await paid.clone().text()).toBe(200);
+        return reference;
+      };
+      const reference = await sell(`holder-${run}@example.test`);
+      await sell(`other-${run}@example.test`);
+      // …then a refund of 10.00 killed after its commit…
+      const refundBody = { amount: 10, reason: "Crash test" };
+      await crashOn("POST", `payments/${reference}/refund`, refundBody, refundKey);
+      const refund = await replay("POST", `payments/${reference}/refund`, refundBody, refundKey, 201);
+      expect(refund).toMatchObject({ amount: "10.00", paymentReference: reference });
+
+      // …and a cancellation (refunding what is left, by the rule) killed after its commit.
+      const verified = (await (await api(apiKey, "GET", `payments/verify/${reference}`)).json()) as { coverage: { id: string } };
+      const cancelBody = { reason: "Crash test" };
+      await crashOn("POST", `business/coverages/${verified.coverage.id}/cancel`, cancelBody, cancelKey);
+      const cancelled = await replay("POST", `business/coverages/${verified.coverage.id}/cancel`, cancelBody, cancelKey, 200);
+      expect(cancelled).toMatchObject({ status: "cancelled", refund: { amount: "140.00" } });
+
+      // Each ran once: two refunds, the payment refunded in full, two refund debits in the ledger.
+      const refunds = (await (await api(apiKey, "GET", "business/refunds?limit=100")).json()) as { data: { amount: string }[] };
+      expect(refunds.data.map((r) => r.amount).sort()).toEqual(["10.00", "140.00"]);
+      const payment = (await (await api(apiKey, "GET", `payments/verify/${reference}`)).json()) as { amountRefunded: string };
+      expect(payment.amountRefunded).toBe("150.00");
+      const ledger = (await (await api(apiKey, "GET", "business/earnings/transactions?type=refund&limit=100")).json()) as {
+        data: { amount: string }[];
+      };
+      expect(ledger.data.map((e) => e.amount).sort()).toEqual(["-10.00", "-140.00"]);
     } finally {
-      for (const s of [first, second]) if (s && s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
-      await Promise.all([first.exited, second?.exited]);
+      for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
+      await Promise.all(servers.map((s) => s.exited));
     }
   });
 }

@@ -186,8 +186,8 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   expect(download.suggestedFilename()).toBe("transactions-withdrawal.csv");
   const lines = (await fs.readFile(await download.path(), "utf8")).split("\r\n");
   // A type filter leaves entries out: the balance column is empty.
-  expect(lines[0]).toBe("id,createdAt,type,amount,balanceAfter,currency,reference,description");
-  expect(lines[1]!.split(",")[4]).toBe("");
+  expect(lines[0]).toBe("id,createdAt,type,amount,fee,net,balanceAfter,currency,reference,description");
+  expect(lines[1]!.split(",")[6]).toBe("");
   expect(lines.filter(Boolean)).toHaveLength(3);
   expect(
     lines
@@ -200,6 +200,9 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   await expect(
     page.getByRole("table", { name: "Transactions" }).locator("tbody tr").first().getByTestId("transaction-balance"),
   ).toHaveText(money(afterWithdraw));
+  // One row per payment: its fee and what it added, on it (no fee rows).
+  await expect(page.getByTestId("transaction-fee").first()).toHaveText(/^fee −₦[\d,.]+ · net ₦[\d,.]+$/);
+  await expect(page.getByRole("table", { name: "Transactions" }).locator("tbody tr").filter({ hasText: "Platform fee" })).toHaveCount(0);
   await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header would repeat in a scrolled full-page shot
   await checkPage(page, "earnings", page.getByTestId("balance-withdrawn"));
 

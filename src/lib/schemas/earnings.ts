@@ -30,6 +30,12 @@ export const dayEnd = (day: string) => new Date(dayStart(day).getTime() + DAY_MS
 
 export const ListTransactionsQuery = PageQuery.extend({
   type: z.enum(LEDGER_TYPES).optional(),
+  fees: z
+    .enum(["separate", "folded"])
+    .default("separate")
+    .describe(
+      "separate (default): every ledger entry, a payment's fee as its own `fee` entry; folded: one row per payment — its fee folded into the payment's row (`fee`, `net`) and no `fee` rows, as the dashboard's statement shows",
+    ),
   from: IsoDay.optional().describe("First day (UTC), inclusive"),
   to: IsoDay.optional().describe("Last day (UTC), inclusive"),
 }).refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] });
@@ -76,6 +82,8 @@ export const LedgerTransaction = z
     balanceAfter: Money.nullable().describe(
       "The organization's balance right after this entry (the statement's running balance); null when the list is filtered by `type`, which leaves entries out",
     ),
+    fee: Money.nullable().describe('With `fees=folded`, on a payment: the platform fee taken from it (positive, e.g. "2.25"); else null'),
+    net: Money.nullable().describe("With `fees=folded`, on a payment: what it added to the balance, amount less fee; else null"),
   })
   .meta({ id: "LedgerTransaction" });
 export type LedgerTransaction = z.output<typeof LedgerTransaction>;

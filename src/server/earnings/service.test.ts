@@ -98,6 +98,8 @@ describe("ledger transactions", () => {
       description: expect.stringContaining("failed: The bank refused the transfer"),
       createdAt: expect.any(String),
       balanceAfter: expect.any(String),
+      fee: null,
+      net: null,
     });
     // The running balance: the newest entry's is the balance; each older one's is the newer one's less its amount.
     const minor = (v: string | null) => BigInt(Math.round(Number(v) * 100));
@@ -127,6 +129,44 @@ describe("ledger transactions", () => {
     const page2 = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "5", cursor: page1.nextCursor }));
     expect(page2.nextCursor).toBeNull();
     expect([...page1.data, ...page2.data].map((t) => t.id)).toEqual(all.data.map((t) => t.id));
+  });
+
+  it("folded: one row per payment with its fee and net, the same running balance, paged alike", async () => {
+    const { actor } = await busyOrg();
+    const entries = (await listTransactions(actor, ListTransactionsQuery.parse({ limit: "100" }))).data;
+    const folded = (await listTransactions(actor, ListTransactionsQuery.parse({ limit: "100", fees: "folded" }))).data;
+    // No fee rows: each payment carries its fee, and net = amount − fee.
+    expect(folded.map((t) => t.type)).toEqual(entries.filter((t) => t.type !== "fee").map((t) => t.type));
+    const payments = folded.filter((t) => t.type === "payment");
+    expect(payments.map((t) => [t.amount, t.fee, t.net]).sort()).toEqual([
+      ["100.00", "1.50", "98.50"],
+      ["50.00", "0.75", "49.25"],
+    ]);
+    expect(folded.filter((t) => t.type !== "payment").every((t) => t.fee === null && t.net === null)).toBe(true);
+    // The balance after each row is the balance after its entries: a payment's includes its fee.
+    const after = new Map(entries.map((t) => [t.id, t.balanceAfter]));
+    for (const t of folded) {
+      if (t.type !== "payment") expect(t.balanceAfter, t.type).toBe(after.get(t.id));
+    }
+    expect(folded[0]!.balanceAfter).toBe(formatMinor(await availableBalance(actor.organizationId), "NGN"));
+    const minor = (v: string | null) => BigInt(Math.round(Number(v) * 100));
+    for (let i = 1; i < folded.length; i++) {
+      const newer = folded[i - 1]!;
+      expect(minor(folded[i]!.balanceAfter), `row ${i}`).toBe(minor(newer.balanceAfter) - minor(newer.net ?? newer.amount));
+    }
+    // Page by page (every first row a different kind), the same rows and balances.
+    for (const limit of ["1", "2", "3"]) {
+      const seen: typeof folded = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listTransactions(actor, ListTransactionsQuery.parse({ limit, cursor, fees: "folded" }));
+        seen.push(...page.data);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seen, `limit ${limit}`).toEqual(folded);
+    }
+    // Asking for the fees themselves lists them, folded or not.
+    expect((await listTransactions(actor, ListTransactionsQuery.parse({ type: "fee", fees: "folded" }))).data).toHaveLength(2);
   });
 
   it("refuses impossible days and from after to (a query error)", () => {

@@ -75,7 +75,12 @@ export async function getEarningsOverview(actor: Actor, now = new Date()): Promi
   };
 }
 
-export const toLedgerTransaction = (row: LedgerRow, balanceAfter: bigint | null = null): LedgerTransaction => ({
+export const toLedgerTransaction = (
+  row: LedgerRow,
+  balanceAfter: bigint | null = null,
+  /** The fee folded into a payment's row (fees=folded), as the fee entries' sum (negative). */
+  foldedFee: bigint | null = null,
+): LedgerTransaction => ({
   id: row.id,
   type: row.type,
   amount: formatMinor(row.amountMinor, row.currency),
@@ -84,6 +89,8 @@ export const toLedgerTransaction = (row: LedgerRow, balanceAfter: bigint | null 
   description: row.description,
   createdAt: row.createdAt.toISOString(),
   balanceAfter: balanceAfter === null ? null : formatMinor(balanceAfter, row.currency),
+  fee: foldedFee === null ? null : formatMinor(-foldedFee, row.currency),
+  net: foldedFee === null ? null : formatMinor(row.amountMinor + foldedFee, row.currency),
 });
 
 export async function listTransactions(actor: Actor, query: ListTransactionsQuery): Promise<Page<LedgerTransaction>> {
@@ -93,33 +100,50 @@ export async function listTransactions(actor: Actor, query: ListTransactionsQuer
     ...(query.from ? { gte: dayStart(query.from) } : {}),
     ...(query.to ? { lt: dayEnd(query.to) } : {}),
   };
+  // Folded: one row per payment, its fee entries (same reference, written in the same transaction) on it.
+  const folded = query.fees === "folded" && query.type !== "fee";
   const rows = await db.ledgerTransaction.findMany({
     ...args,
     where: {
       AND: [
         { organizationId: actor.organizationId },
-        query.type ? { type: query.type } : {},
+        query.type ? { type: query.type } : folded ? { type: { not: "fee" } } : {},
         query.from || query.to ? { createdAt } : {},
         args.where,
       ],
     },
   });
-  if (query.type || rows.length === 0) return toPage(rows, query, (row) => toLedgerTransaction(row));
+  const fees = new Map<string, bigint>();
+  const paymentRefs = folded ? rows.filter((r) => r.type === "payment").map((r) => r.reference) : [];
+  if (paymentRefs.length > 0) {
+    const sums = await db.ledgerTransaction.groupBy({
+      by: ["reference"],
+      where: { organizationId: actor.organizationId, type: "fee", reference: { in: paymentRefs } },
+      _sum: { amountMinor: true },
+    });
+    for (const s of sums) fees.set(s.reference, s._sum.amountMinor ?? 0n);
+  }
+  const feeOf = (row: LedgerRow) => (folded && row.type === "payment" ? (fees.get(row.reference) ?? 0n) : null);
+  if (query.type || rows.length === 0) return toPage(rows, query, (row) => toLedgerTransaction(row, null, feeOf(row)));
   // The running balance: a page of the unfiltered ledger (or of a range of days) is a contiguous run of
   // it, newest first, so the balance after its first entry is the sum of every entry up to that one, and
-  // each next one's is the previous less the previous entry's amount. One sum per page.
+  // each next one's is the previous less the previous entry's amount. One sum per page. Folded, a payment's
+  // row stands for it and its fee (written together, at one instant): the fee counts with it, whichever
+  // of the two ids sorts first.
   const first = rows[0]!;
+  const firstFee = folded && first.type === "payment" ? first.reference : null;
   const [upTo] = await db.$queryRaw<{ sum: bigint }[]>`
     SELECT coalesce(sum("amountMinor"), 0)::bigint AS sum FROM ledger_transaction
     WHERE "organizationId" = ${actor.organizationId}
-      AND ("createdAt", id) <= (${first.createdAt}::timestamp, ${first.id})`;
+      AND (("createdAt", id) <= (${first.createdAt}::timestamp, ${first.id})
+        OR (type = 'fee' AND reference = ${firstFee ?? ""} AND "createdAt" = ${first.createdAt}::timestamp AND id > ${first.id}))`;
   let balance = BigInt(upTo?.sum ?? 0n);
   const after = new Map<string, bigint>();
   for (const row of rows) {
     after.set(row.id, balance);
-    balance -= row.amountMinor;
+    balance -= row.amountMinor + (feeOf(row) ?? 0n);
   }
-  return toPage(rows, query, (row) => toLedgerTransaction(row, after.get(row.id)!));
+  return toPage(rows, query, (row) => toLedgerTransaction(row, after.get(row.id)!, feeOf(row)));
 }
 
 /** Whether the dashboard may offer a withdrawal, and why not (in the order the service checks). */

@@ -362,15 +362,15 @@ async function run(
 
 /**
  * TESTS ONLY (e2e/api/idempotency-crash.spec.ts): with
- * `CRASH_AFTER_COMMIT_FOR_TESTS=<Idempotency-Key>` the process kills itself
+ * `CRASH_AFTER_COMMIT_FOR_TESTS=<Idempotency-Key,…>` the process kills itself
  * (SIGKILL) right after the request carrying that key has committed, before
  * it answers — the crash that idempotency must survive. Ignored unless
  * VALIDATE_RESPONSES is on (itself tests-only) and the key starts with
  * `crash-after-commit-`, so it cannot act in production by accident.
  */
 function crashAfterCommitForTests(idemKey: string) {
-  const k = process.env.CRASH_AFTER_COMMIT_FOR_TESTS;
-  if (k && env.VALIDATE_RESPONSES && k === idemKey && k.startsWith("crash-after-commit-")) {
+  const keys = (process.env.CRASH_AFTER_COMMIT_FOR_TESTS ?? "").split(",");
+  if (env.VALIDATE_RESPONSES && keys.includes(idemKey) && idemKey.startsWith("crash-after-commit-")) {
     logger.warn({ idempotencyKey: idemKey }, "CRASH_AFTER_COMMIT_FOR_TESTS: killing this process after the commit");
     process.kill(process.pid, "SIGKILL");
   }

@@ -2,7 +2,9 @@
 // goes to the providers one call at a time). Due refunds are claimed with the
 // runner's lease; a pending refund not yet sent goes to the payment's
 // provider; a sandbox refund the sandbox accepted is settled here when due
-// again; a Paystack one by Paystack's refund.* webhook.
+// again; a Paystack one by Paystack's refund.* webhook — or, when that
+// webhook never comes, by asking Paystack (GET /refund) 30 minutes after
+// sending and then every few hours, until it says processed or failed.
 //
 // An attempt is counted BEFORE the provider is called: an attempt that finds
 // attempts > 0 and no answer recorded knows an earlier call may have reached
@@ -21,6 +23,10 @@ const BATCH = 20;
 const LEASE_MS = 60_000;
 /** The provider could not be asked: 30 s doubling, at most an hour, never given up (the money is held meanwhile). */
 const REFUND_RETRY = backoff(30, 3600);
+/** A refund the provider accepted is asked about after this long, if its webhook has not settled it. */
+export const REFUND_RECHECK_MS = 30 * 60_000;
+/** …and again this long after each answer that it is still under way. */
+const REFUND_RECHECK_AGAIN_MS = 4 * 60 * 60_000;
 
 type Claimed = RefundRow & { payment: { reference: string }; organization: { livemode: boolean } };
 type Handled = "done" | "later";
@@ -38,7 +44,7 @@ export const refundJob = rowJob<Claimed, Handled>({
   kind: "refund",
   lane: "payout",
   table: "refund",
-  where: Prisma.sql`status = 'pending' AND ("sentAt" IS NULL OR provider = 'sandbox')`,
+  where: Prisma.sql`status = 'pending'`,
   batch: BATCH,
   leaseMs: () => LEASE_MS,
   retry: {
@@ -72,6 +78,7 @@ async function handle(row: Claimed): Promise<Handled> {
     return "done";
   }
   const provider = refundProviderFor(row.provider, row.organization.livemode);
+  if (row.sentAt && provider) return recheck(row, provider);
   if (!provider) {
     if (row.provider === "sandbox") {
       // The sandbox never moved money, so failing (and crediting back) it cannot pay twice.
@@ -106,11 +113,39 @@ async function handle(row: Claimed): Promise<Handled> {
     data: {
       sentAt: new Date(),
       providerRefundId: result.providerRefundId,
-      // The sandbox settles when due again; Paystack's webhook settles the others whenever it comes.
-      runAt: new Date(Date.now() + (provider.name === "sandbox" ? env.PAYOUT_DELAY_SECONDS * 1000 : 0)),
+      // The sandbox settles when due again; Paystack's webhook settles the others whenever it comes, else
+      // the job asks Paystack after REFUND_RECHECK_MS.
+      runAt: new Date(Date.now() + (provider.name === "sandbox" ? env.PAYOUT_DELAY_SECONDS * 1000 : REFUND_RECHECK_MS)),
       lockedUntil: null,
     },
   });
   if (result.status === "processed") await settleRefund(row.id, "processed");
+  return "done";
+}
+
+/**
+ * A refund the provider accepted and whose webhook has not come: asked of the
+ * provider by our reference. Processed or failed → settled as the webhook
+ * would (once: settleRefund acts only on a pending refund); still under way →
+ * asked again later; unknown to it → logged, asked again later (never sent
+ * again: it was accepted once).
+ */
+async function recheck(row: Claimed, provider: RefundProvider): Promise<Handled> {
+  let found: RefundResult | null;
+  try {
+    found = await provider.lookup({ reference: row.reference, paymentReference: row.payment.reference });
+  } catch (err) {
+    logger.warn({ err, refundId: row.id }, "refund status not asked; will ask again");
+    return "later";
+  }
+  if (found?.status === "processed" || found?.status === "failed") {
+    await settleRefund(row.id, found.status, found.status === "failed" ? found.reason : undefined);
+    return "done";
+  }
+  if (!found) logger.error({ refundId: row.id, provider: provider.name }, "an accepted refund is not found at the provider; asking again later");
+  await db.refund.updateMany({
+    where: { id: row.id, status: "pending" },
+    data: { runAt: new Date(Date.now() + REFUND_RECHECK_AGAIN_MS), lockedUntil: null },
+  });
   return "done";
 }

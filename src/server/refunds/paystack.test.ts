@@ -243,6 +243,39 @@ describe("refunds on Paystack", () => {
     expect(await app.db.event.count({ where: { organizationId: org.id, type: "payment.refunded" } })).toBe(1);
   });
 
+  it("the webhook never comes: 30 minutes on, the job asks Paystack (GET /refund) and settles it once", async () => {
+    const { actor, org, payment } = await paidThroughPaystack();
+    const refund = await app.refunds.refundPayment(actor, payment.reference, app.schemas.RefundPaymentInput.parse({ amount: 40 }));
+    await app.refundJob.runDueRefunds();
+    const sent = await app.db.refund.findUniqueOrThrow({ where: { id: refund.id } });
+    // Asked about after REFUND_RECHECK_MS, not at once.
+    expect(sent.runAt.getTime() - sent.sentAt!.getTime()).toBeGreaterThanOrEqual(app.refundJob.REFUND_RECHECK_MS - 1000);
+    const atPaystack = fake.refunds.at(-1)!;
+
+    // Still pending at Paystack: asked again later, nothing sent twice.
+    await dueNow(refund.id);
+    await app.refundJob.runDueRefunds();
+    const asked = () => fake.requests.filter((r) => r.method === "GET" && r.path.startsWith("/refund?transaction="));
+    expect(asked()).toHaveLength(1);
+    const later = await app.db.refund.findUniqueOrThrow({ where: { id: refund.id } });
+    expect([later.status, later.runAt > new Date(Date.now() + 60 * 60_000)]).toEqual(["pending", true]);
+
+    // Processed at Paystack, its webhook lost: the next ask settles it, with its event.
+    atPaystack.status = "processed";
+    await dueNow(refund.id);
+    await app.refundJob.runDueRefunds();
+    expect((await app.db.refund.findUniqueOrThrow({ where: { id: refund.id } })).status).toBe("processed");
+    expect(await app.db.event.count({ where: { organizationId: org.id, type: "payment.refunded" } })).toBe(1);
+    // The webhook, late after all, changes nothing; POST /refund was called once.
+    await deliver({
+      event: "refund.processed",
+      data: { id: atPaystack.id, status: "processed", transaction_reference: payment.reference, amount: "4000" },
+    });
+    expect(await app.db.event.count({ where: { organizationId: org.id, type: "payment.refunded" } })).toBe(1);
+    expect(refundCalls()).toHaveLength(1);
+    expect((await app.check.checkLedger(org.id)).problems).toEqual([]);
+  });
+
   it("refund.failed puts the money back; found by transaction and amount when Paystack gives no id", async () => {
     const { actor, org, payment } = await paidThroughPaystack();
     const refund = await app.refunds.refundPayment(

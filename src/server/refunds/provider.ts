@@ -32,6 +32,8 @@ export type RefundResult =
 export interface RefundProvider {
   readonly name: "sandbox" | "paystack";
   refund(r: RefundRequest): Promise<RefundResult>;
+  /** Where a refund sent earlier stands at the provider, by our reference; null when the provider has none. Throws when it cannot answer now. */
+  lookup(r: Pick<RefundRequest, "reference" | "paymentReference">): Promise<RefundResult | null>;
 }
 
 export const SANDBOX_REFUND_FAILURE = "The card issuer refused the refund (sandbox: amounts ending in .13 fail)";
@@ -40,6 +42,10 @@ export const sandboxRefunds: RefundProvider = {
   name: "sandbox",
   async refund() {
     return { status: "accepted", providerRefundId: null };
+  },
+  // The job settles the sandbox's refunds itself (job.ts): nothing to ask.
+  async lookup() {
+    return null;
   },
 };
 
@@ -61,6 +67,12 @@ export function paystackRefunds(secretKey: string, baseUrl: string): RefundProvi
   const call = (path: string, body?: unknown): Promise<Answer> => paystack(secretKey, baseUrl, path, body);
   return {
     name: "paystack",
+    async lookup(r) {
+      const listed = await call(`/refund?transaction=${encodeURIComponent(r.paymentReference)}&perPage=100`);
+      if (!listed.ok) throw new Error(`Paystack could not list the refunds: ${listed.message}`);
+      const found = listedRefunds(listed).find((x) => String(x.merchant_note ?? "").includes(r.reference));
+      return found ? resultOf(found) : null;
+    },
     async refund(r) {
       if (r.mayExist) {
         const listed = await call(`/refund?transaction=${encodeURIComponent(r.paymentReference)}&perPage=100`);

@@ -17,9 +17,9 @@ import { displayMoney } from "@/lib/money-format";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { TRANSACTION_LABEL, TRANSACTION_TYPES, type LedgerTransaction, type TransactionType } from "./types";
 
-const CSV_COLUMNS = ["id", "createdAt", "type", "amount", "balanceAfter", "currency", "reference", "description"] as const;
+const CSV_COLUMNS = ["id", "createdAt", "type", "amount", "fee", "net", "balanceAfter", "currency", "reference", "description"] as const;
 /** Written as numbers; every other column is text, neutralized against formulas (see src/lib/csv.ts). */
-const CSV_NUMBERS = ["amount", "balanceAfter"] as const;
+const CSV_NUMBERS = ["amount", "fee", "net", "balanceAfter"] as const;
 const PAGE = 50;
 /** The download fetches every page of the filter; this many rows at most (the API's export is for more). */
 const CSV_MAX_ROWS = 20_000;
@@ -48,7 +48,9 @@ export function TransactionsSection() {
   const [downloading, setDownloading] = useState(false);
   // The API's own rule and sentence (ListTransactionsQuery refines with them): a reversed range is refused.
   const rangeError = fromNotAfterTo(filter) ? null : RANGE_MESSAGES.order;
+  // One row per payment, its fee on it (gross, fee, net), unless the fees themselves are asked for.
   const input = {
+    fees: "folded" as const,
     type: filter.type === "all" ? undefined : filter.type,
     from: filter.from || undefined,
     to: filter.to || undefined,
@@ -90,7 +92,7 @@ export function TransactionsSection() {
           <h2 id="transactions-heading" className="text-base font-semibold text-slate-900">
             Transactions
           </h2>
-          <p className="text-sm text-slate-600">Every movement of your balance, newest first.</p>
+          <p className="text-sm text-slate-600">Every movement of your balance, newest first; each payment with the fee taken from it.</p>
         </div>
         <Button variant="secondary" size="sm" loading={downloading} disabled={!!rangeError} onClick={download}>
           <Download className="h-4 w-4" aria-hidden /> Download CSV
@@ -173,9 +175,16 @@ export function TransactionsSection() {
               header: "Amount",
               numeric: true,
               cell: (t) => (
-                <span className={cn("font-medium", t.amount.startsWith("-") ? "text-slate-900" : "text-emerald-700")}>
-                  {t.amount.startsWith("-") ? "" : "+"}
-                  {displayMoney(t.amount, t.currency)}
+                <span className="block">
+                  <span className={cn("font-medium", t.amount.startsWith("-") ? "text-slate-900" : "text-emerald-700")}>
+                    {t.amount.startsWith("-") ? "" : "+"}
+                    {displayMoney(t.amount, t.currency)}
+                  </span>
+                  {t.fee !== null && t.net !== null && (
+                    <span className="block text-xs font-normal text-slate-600" data-testid="transaction-fee">
+                      fee −{displayMoney(t.fee, t.currency)} · net {displayMoney(t.net, t.currency)}
+                    </span>
+                  )}
                 </span>
               ),
             },
