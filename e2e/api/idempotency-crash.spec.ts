@@ -38,6 +38,8 @@ function startServer(env: Record<string, string>): Server {
       VALIDATE_RESPONSES: "true",
       WORKER: "false",
       LOG_LEVEL: "warn",
+      // Live payments through the sandbox's cards (the money-back half sells through the checkout).
+      PAYMENTS_PROVIDER: "sandbox",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -76,7 +78,7 @@ const databases = [
 ];
 
 for (const database of databases) {
-  test(`${database.name}: killed between the commit and the answer, the retry replays the one claim`, async () => {
+  test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation`, async () => {
     test.setTimeout(240_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-crash-"));
     const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
@@ -166,7 +168,12 @@ for (const database of databases) {
         const paid = await fetch(`${BASE}/api/checkout/${reference}`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ cardNumber: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: "123" }),
+          body: JSON.stringify({
+            cardNumber: "4242424242424242",
+            expMonth: 12,
+            expYear: new Date().getUTCFullYear() + 1,
+            cvc: "123",
+          }),
         });
         expect(paid.status, await paid.clone().text()).toBe(200);
         return reference;

@@ -197,6 +197,11 @@ export async function getEarningsSeries(actor: Actor, query: SeriesQuery, now = 
     const row = byDay.get(date);
     const gross = BigInt(row?.gross ?? 0n);
     const fees = BigInt(row?.fees ?? 0n);
-    return { date, gross: formatMinor(gross, currency), fees: formatMinor(fees, currency), net: formatMinor(gross - fees, currency) };
+    return {
+      date,
+      gross: formatMinor(gross, currency),
+      fees: formatMinor(fees, currency),
+      net: formatMinor(gross - fees, currency),
+    };
   });
 }

@@ -142,7 +142,11 @@ async function recheck(row: Claimed, provider: RefundProvider): Promise<Handled>
     await settleRefund(row.id, found.status, found.status === "failed" ? found.reason : undefined);
     return "done";
   }
-  if (!found) logger.error({ refundId: row.id, provider: provider.name }, "an accepted refund is not found at the provider; asking again later");
+  if (!found)
+    logger.error(
+      { refundId: row.id, provider: provider.name },
+      "an accepted refund is not found at the provider; asking again later",
+    );
   await db.refund.updateMany({
     where: { id: row.id, status: "pending" },
     data: { runAt: new Date(Date.now() + REFUND_RECHECK_AGAIN_MS), lockedUntil: null },

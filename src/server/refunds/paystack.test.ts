@@ -245,7 +245,11 @@ describe("refunds on Paystack", () => {
 
   it("the webhook never comes: 30 minutes on, the job asks Paystack (GET /refund) and settles it once", async () => {
     const { actor, org, payment } = await paidThroughPaystack();
-    const refund = await app.refunds.refundPayment(actor, payment.reference, app.schemas.RefundPaymentInput.parse({ amount: 40 }));
+    const refund = await app.refunds.refundPayment(
+      actor,
+      payment.reference,
+      app.schemas.RefundPaymentInput.parse({ amount: 40 }),
+    );
     await app.refundJob.runDueRefunds();
     const sent = await app.db.refund.findUniqueOrThrow({ where: { id: refund.id } });
     // Asked about after REFUND_RECHECK_MS, not at once.

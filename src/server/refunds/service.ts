@@ -54,7 +54,9 @@ export async function refundPayment(actor: Actor, paymentReference: string, inpu
     const amount = optionalMinorOf(input.amount, payment.currency, "amount") ?? left;
     if (left <= 0n) throw validationError([{ path: "amount", message: "This payment is refunded in full already" }]);
     if (amount > left) {
-      throw validationError([{ path: "amount", message: `Refund at most what is left of the payment, ${formatMinor(left, payment.currency)}` }]);
+      throw validationError([
+        { path: "amount", message: `Refund at most what is left of the payment, ${formatMinor(left, payment.currency)}` },
+      ]);
     }
     await assertBalanceCovers(tx, orgId, amount, payment.currency);
     return insertRefund(tx, payment, amount, input.reason || null);
