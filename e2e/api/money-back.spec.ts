@@ -1,7 +1,8 @@
 // Money back to the insured over HTTP (issue 25): refunds of payments, claim
 // payouts to a claimant's bank account with the banks and account names they
 // need, and — on PostgreSQL — 30 withdrawals, refunds and claim payouts sent
-// at once to two instances against a balance that affords 7 of them. The
+// at once to two instances against a balance that affords 7 of them, and one
+// coverage cancelled 6 times at once while its payment is refunded. The
 // 401/403/404-other-organization cases of these endpoints are the generated
 // security matrix's (security-matrix.spec.ts); here: what they do, and their
 // refusals with nothing changed.
@@ -262,6 +263,8 @@ test.describe("cancellations", () => {
 });
 
 test.describe("one balance lock across two instances", () => {
+  // One worker runs them all: the second instance is started once, on its one port.
+  test.describe.configure({ mode: "serial" });
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
   const second = secondInstance(SECOND_PORT, "E2E_MONEY_SECOND_PORT", { WORKER: "false" });
   test.beforeAll(async () => {
@@ -301,6 +304,54 @@ test.describe("one balance lock across two instances", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(7);
     expect(statuses.filter((s) => s !== 201).every((s) => s === 409 || s === 422)).toBe(true);
     expect((await ok(await t.read.get("business/earnings/overview"))).availableBalance).toBe("44.00");
+
+    const check = spawnSync("npm", ["run", "-s", "ledger:check", "--", "--org", t.organizationId], {
+      env: process.env,
+      encoding: "utf8",
+    });
+    expect(check.stdout + check.stderr).toContain("ledger ok: 1 organizations");
+    expect(check.status).toBe(0);
+  });
+
+  test("one coverage cancelled 6 times at once and its payment refunded 4 times, across both instances: one cancellation, never more back than was paid", async () => {
+    test.setTimeout(120_000);
+    const t = await tenantWithClients();
+    const policy = await createPolicyFor(t.write, { price: "100.00" });
+    const holder = await buyPolicy(t.write, policy, `holder-${unique()}@example.test`);
+    for (let i = 0; i < 2; i++) await buyPolicy(t.write, policy, `funder-${i}-${unique()}@example.test`);
+    const coverageId = (holder.coverage as { id: string }).id;
+
+    const onB = await restClient(t.writeKey, {}, second.base);
+    const requests = [
+      ...Array.from({ length: 6 }, () => [`business/coverages/${coverageId}/cancel`, { reason: "Sold the car" }] as const),
+      ...Array.from({ length: 4 }, () => [`payments/${holder.reference}/refund`, { amount: 30 }] as const),
+    ];
+    const answers = await Promise.all(requests.map(([path, data], i) => (i % 2 ? onB : t.write).post(path, { data })));
+    const cancels = answers.slice(0, 6).map((r) => r.status());
+    const refunds = answers.slice(6).map((r) => r.status());
+    expect(
+      cancels.filter((s) => s === 200),
+      JSON.stringify(cancels),
+    ).toHaveLength(1);
+    expect(
+      cancels.filter((s) => s !== 200).every((s) => s === 409),
+      JSON.stringify(cancels),
+    ).toBe(true);
+    expect(
+      refunds.every((s) => s === 201 || s === 422),
+      JSON.stringify(refunds),
+    ).toBe(true);
+
+    // The cancellation refunded what was left when it ran; with the refunds, never more than the 100.00 paid.
+    const cancelled = await answers[cancels.indexOf(200)]!.json();
+    const back = (await ok(await t.read.get(`business/refunds?paymentReference=${holder.reference}&limit=100`))).data as {
+      amount: string;
+    }[];
+    const total = back.reduce((sum, r) => sum + Math.round(Number(r.amount) * 100), 0);
+    expect(back).toHaveLength(refunds.filter((s) => s === 201).length + (cancelled.refund ? 1 : 0));
+    expect(total).toBeLessThanOrEqual(10_000);
+    expect((await ok(await t.read.get(`payments/verify/${holder.reference}`))).amountRefunded).toBe((total / 100).toFixed(2));
+    expect((await ok(await t.read.get(`business/coverages/${coverageId}`))).status).toBe("cancelled");
 
     const check = spawnSync("npm", ["run", "-s", "ledger:check", "--", "--org", t.organizationId], {
       env: process.env,
