@@ -30,7 +30,7 @@ const DEV = process.env.NODE_ENV === "development";
  *   previews of a file picked for upload before it is sent.
  * - frame-ancestors 'none' — as X-Frame-Options DENY (next.config.js) says.
  */
-export function contentSecurityPolicy(nonce: string, dev = DEV): string {
+export function contentSecurityPolicy(nonce: string, dev = DEV, paymentForm = false): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
@@ -40,14 +40,15 @@ export function contentSecurityPolicy(nonce: string, dev = DEV): string {
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // A payment link's form (/buy/…) is answered with a redirect to the checkout, which may be Paystack's.
+    `form-action 'self'${paymentForm ? " https://checkout.paystack.com" : ""}`,
     "frame-ancestors 'none'",
   ].join("; ");
 }
 
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const policy = contentSecurityPolicy(nonce);
+  const policy = contentSecurityPolicy(nonce, DEV, request.nextUrl.pathname.startsWith("/buy/"));
 
   const headers = new Headers(request.headers);
   // A client's own CSP or nonce header is never believed: both are ours.

@@ -83,6 +83,11 @@ export const factories: Record<string, Factory> = {
     const paid = await buyPolicy(t.write, policy, `holder-${unique()}@example.test`);
     return { id: paid.coverage.id, read: () => findIn(t, "/business/coverages", paid.coverage.id) };
   },
+  "/business/payment-links/{id}": async (t, { make }) => {
+    const policyId = (await make("/business/policies/{id}")).id;
+    const l = await ok(await t.write.post("business/payment-links", { data: { policyId, name: "Matrix" } }), 201);
+    return { id: l.id, read: () => get(t, `/business/payment-links/${l.id}`) };
+  },
   "/claims/{id}": async (t, { make }) => {
     const policyId = (await make("/business/policies/{id}")).id;
     const c = await ok(

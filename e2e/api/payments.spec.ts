@@ -33,6 +33,7 @@ const PAYMENT_FIELDS = [
   "paidAt",
   "createdAt",
   "amountRefunded",
+  "paymentLinkId",
 ];
 const COVERAGE_FIELDS = [
   "id",

@@ -53,8 +53,8 @@ test("pay a payment link (declined, then paid), see it in the dashboard, then ap
   // ---- The payment link ----
   await page.goto(`/policies/${policy.id}`);
   await expect(page.getByRole("heading", { name: "Phone Protect", level: 1 })).toBeVisible();
-  await page.getByRole("button", { name: "New payment link" }).click();
-  const dialog = page.getByRole("dialog", { name: "New payment link" });
+  await page.getByRole("button", { name: "Payment for one customer" }).click();
+  const dialog = page.getByRole("dialog", { name: "Payment for one customer" });
   await expect(dialog).toContainText("Phone Protect · ₦4,500.00");
   await dialog.getByRole("button", { name: "Create link" }).click();
   await expect(dialog.getByText("Enter the customer's email")).toBeVisible();

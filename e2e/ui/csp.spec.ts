@@ -150,8 +150,8 @@ test("the dashboard and admin: every page runs under the policy, client navigati
 
   await visit(page, seen, `/policies/${policy.id}`, h1("Stock Cover"));
   // A Radix dialog (its scroll lock inserts a <style>).
-  await page.getByRole("button", { name: "New payment link" }).click();
-  await expect(page.getByRole("dialog", { name: "New payment link" })).toBeVisible();
+  await page.getByRole("button", { name: "Payment for one customer" }).click();
+  await expect(page.getByRole("dialog", { name: "Payment for one customer" })).toBeVisible();
   await page.keyboard.press("Escape");
 
   // Charts (recharts), upload dropzones (uploadthing's hook), forms, tables.

@@ -222,6 +222,7 @@ export const ExportQuery = z
       .describe("revenue: day (default), week, month; api-usage: hour or day (default)"),
     status: z.string().max(20).optional().describe("payments and claims: only records in this status"),
     policyId: z.string().max(100).optional().describe("payments and claims: only records of this policy"),
+    paymentLinkId: z.string().max(100).optional().describe("payments: only those started from this payment link"),
     q: z
       .string()
       .trim()
@@ -234,9 +235,11 @@ export const ExportQuery = z
   .refine(fromNotAfterTo, { message: RANGE_MESSAGES.order, path: ["from"] })
   .refine(
     (q) =>
-      (q.status === undefined && q.policyId === undefined && q.q === undefined) || q.type === "payments" || q.type === "claims",
+      (q.status === undefined && q.policyId === undefined && q.q === undefined && q.paymentLinkId === undefined) ||
+      q.type === "payments" ||
+      (q.type === "claims" && q.paymentLinkId === undefined),
     {
-      message: "Only the payments and claims exports take status, policyId and q",
+      message: "Only the payments and claims exports take status, policyId and q (and only payments paymentLinkId)",
       path: ["type"],
     },
   )

@@ -20,6 +20,16 @@ export const InitializePaymentInput = z
       .max(2000)
       .optional()
       .describe("Where the checkout sends the customer afterwards, with ?reference="),
+    name: z.string().trim().min(1).max(120, "Use at most 120 characters").optional().describe("The customer's name"),
+    phone: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40)
+      .optional()
+      .describe(
+        'The customer\'s phone: international (+2348031234567) or, for a business selling in naira, a local number (08031234567); stored in E.164',
+      ),
   })
   .meta({ id: "InitializePaymentInput" });
 export type InitializePaymentInput = z.output<typeof InitializePaymentInput>;
@@ -36,6 +46,7 @@ export const Payment = z
     paidAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     amountRefunded: z.string().describe('Refunded so far, pending or processed, e.g. "0.00"'),
+    paymentLinkId: z.string().nullable().describe("The payment link it was started from, if any"),
   })
   .meta({ id: "Payment" });
 export type Payment = z.infer<typeof Payment>;
@@ -48,6 +59,7 @@ export type VerifiedPayment = z.infer<typeof VerifiedPayment>;
 export const ListPaymentsQuery = PageQuery.extend({
   status: z.enum(PAYMENT_STATUSES).optional(),
   policyId: z.string().max(100).optional(),
+  paymentLinkId: z.string().max(100).optional().describe("Only the payments started from this payment link"),
 });
 export type ListPaymentsQuery = z.output<typeof ListPaymentsQuery>;
 
@@ -101,6 +113,7 @@ export const PaymentFilters = z
   .object({
     status: z.enum(PAYMENT_STATUSES).optional(),
     policyId: z.string().max(100).optional(),
+    paymentLinkId: z.string().max(100).optional().describe("Only the payments started from this payment link"),
     from: IsoDay.optional().describe("First day created (UTC), inclusive"),
     to: IsoDay.optional().describe("Last day created (UTC), inclusive"),
     q: z.string().trim().max(254).optional().describe("Customer email or name (contains), or a reference (starts with)"),

@@ -337,6 +337,7 @@ function sheetOf(
                   paymentWhere(organizationId, {
                     status: query.status as PaymentFilters["status"],
                     policyId: query.policyId,
+                    paymentLinkId: query.paymentLinkId,
                     q: query.q,
                   }),
                   where,

@@ -12,6 +12,7 @@ import { fileOperations } from "./files";
 import { kybOperations } from "./kyb";
 import { moneyBackOperations } from "./money-back";
 import { organizationOperations } from "./organizations";
+import { paymentLinkOperations } from "./payment-links";
 import { paymentOperations } from "./payments";
 import { policyOperations } from "./policies";
 import { portalOperations } from "./portal";
@@ -25,6 +26,7 @@ export const operations = [
   ...apiKeyOperations,
   ...policyOperations,
   ...paymentOperations,
+  ...paymentLinkOperations,
   ...claimOperations,
   ...webhookOperations,
   ...settingsOperations,

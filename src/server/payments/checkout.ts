@@ -2,6 +2,8 @@
 // can pay. The card form settles sandbox payments only, and only while the
 // sandbox is the deployment's provider; card data is checked and forgotten.
 import { formatMinor } from "@/lib/money";
+import { accentColors } from "@/server/organizations/accent";
+import { brandingOf } from "@/server/organizations/branding";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { newReference } from "./dto";
@@ -18,7 +20,10 @@ export interface CheckoutView {
   amount: string;
   currency: string;
   email: string;
-  business: { name: string };
+  /** The business as the customer sees it: its accent colour (and a readable text colour on it) and logo. */
+  business: { name: string; accent: string; onAccent: string; logoUrl: string | null };
+  /** The name the customer already gave (a payment link's form), to prefill the card's name. */
+  customerName: string | null;
   /** false for a test-mode payment: the page says TEST and lists the test cards. */
   livemode: boolean;
   policy: { id: string; name: string; duration: string; type: string };
@@ -46,13 +51,20 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
   });
   if (!row) return null;
   const provider = providerOf(row, row.organization.livemode);
+  const brand = await brandingOf(row.organizationId);
+  const colors = accentColors(brand?.accentColor ?? null);
   return {
     reference: row.reference,
     status: row.status,
     amount: formatMinor(row.amountMinor, row.currency),
     currency: row.currency,
     email: row.email,
-    business: { name: row.organization.name },
+    business: {
+      name: row.organization.name,
+      ...colors,
+      logoUrl: brand?.logo ? `/api/portal/${row.organizationId}/logo` : null,
+    },
+    customerName: row.customerName,
     livemode: row.organization.livemode,
     policy: row.policy,
     callbackUrl: row.callbackUrl,

@@ -16,6 +16,7 @@ export const toPayment = (row: PaymentRow): Payment => ({
   paidAt: row.paidAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
   amountRefunded: formatMinor(row.refundedMinor, row.currency),
+  paymentLinkId: row.paymentLinkId,
 });
 
 /** Unguessable and URL-safe: the reference is the capability to pay. */

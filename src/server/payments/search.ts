@@ -22,6 +22,7 @@ export function paymentWhere(organizationId: string, f: PaymentFilters): Prisma.
     organizationId,
     ...(f.status ? { status: f.status } : {}),
     ...(f.policyId ? { policyId: f.policyId } : {}),
+    ...(f.paymentLinkId ? { paymentLinkId: f.paymentLinkId } : {}),
     ...(f.from || f.to
       ? { createdAt: { ...(f.from ? { gte: dayStart(f.from) } : {}), ...(f.to ? { lt: dayEnd(f.to) } : {}) } }
       : {}),

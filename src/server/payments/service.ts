@@ -1,4 +1,5 @@
 import type { Prisma } from "@/generated/prisma/client";
+import { phoneOf } from "@/server/phone";
 import { minorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, isLive, type Actor } from "@/server/actor";
@@ -12,7 +13,12 @@ import { providerFor } from "./provider";
 import { settleFromProvider } from "./remote";
 import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "@/lib/schemas/payments";
 
-export async function initializePayment(actor: Actor, input: InitializePaymentInput): Promise<Payment> {
+export async function initializePayment(
+  actor: Actor,
+  input: InitializePaymentInput,
+  /** Where it was started from: a payment link's page (sales attribution). */
+  source: { paymentLinkId?: string } = {},
+): Promise<Payment> {
   assertCan(actor, "manage");
   const policy = await findPolicy(actor, input.policyId);
   if (minorOf(input.amount, policy.currency, "amount") !== policy.priceMinor) {
@@ -22,6 +28,7 @@ export async function initializePayment(actor: Actor, input: InitializePaymentIn
     });
   }
   if (!policy.isActive) throw new AppError("policy_inactive", "This policy is not on sale");
+  const phone = input.phone === undefined ? null : phoneOf(input.phone, policy.currency, "phone");
   const provider = providerFor(isLive(actor));
   // The provider is asked (a remote call: outside any transaction) in the
   // currency the business has now; the row is then written in the transaction
@@ -56,6 +63,9 @@ export async function initializePayment(actor: Actor, input: InitializePaymentIn
           provider: provider.name,
           authorizationUrl,
           callbackUrl: input.callbackUrl,
+          customerName: input.name ?? null,
+          customerPhone: phone,
+          paymentLinkId: source.paymentLinkId ?? null,
         },
       });
     });
@@ -77,6 +87,7 @@ export async function listPayments(actor: Actor, query: ListPaymentsQuery): Prom
     organizationId: actor.organizationId,
     ...(query.status ? { status: query.status } : {}),
     ...(query.policyId ? { policyId: query.policyId } : {}),
+    ...(query.paymentLinkId ? { paymentLinkId: query.paymentLinkId } : {}),
     ...args.where,
   };
   const rows = await db.payment.findMany({ ...args, where });

@@ -14,6 +14,14 @@ const resolver = lazyResolver(() => import("./checkout-form.schema").then((m) =>
 
 type Status = "pending" | "success" | "failed";
 
+/** "1229" → "12/29", "1" → "1", "12" → "12/", "5" → "05/" (no month starts with 2–9 in two digits). */
+export function formatExpiry(text: string): string {
+  let digits = text.replace(/\D/g, "").slice(0, 4);
+  if (/^[2-9]/.test(digits)) digits = `0${digits}`.slice(0, 4);
+  if (digits.length < 2) return digits;
+  return `${digits.slice(0, 2)}/${digits.slice(2)}`;
+}
+
 async function post(url: string, body?: unknown) {
   const res = await fetch(url, {
     method: "POST",
@@ -31,6 +39,7 @@ export function CheckoutForm({
   portalPath,
   payOn,
   authorizationUrl,
+  defaultName = "",
 }: {
   reference: string;
   initialStatus: Status;
@@ -40,12 +49,15 @@ export function CheckoutForm({
   /** `card`: the sandbox card form; `provider`: paid on the provider's page; `unavailable`: neither. */
   payOn: "card" | "provider" | "unavailable";
   authorizationUrl: string;
+  /** What the customer already gave as their name (a payment link's form). */
+  defaultName?: string;
 }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
   const [error, setError] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
-  const form = useForm<CardValues>({ resolver, defaultValues: { name: "", cardNumber: "", expiry: "", cvc: "" } });
+  const form = useForm<CardValues>({ resolver, defaultValues: { name: defaultName, cardNumber: "", expiry: "", cvc: "" } });
+  const expiry = form.register("expiry");
   const { errors, isSubmitting } = form.formState;
   const returnUrl = callbackUrl
     ? `${callbackUrl}${callbackUrl.includes("?") ? "&" : "?"}reference=${encodeURIComponent(reference)}`
@@ -148,7 +160,12 @@ export function CheckoutForm({
   return (
     <form onSubmit={submit} onFocus={resolver.preload} noValidate className="space-y-4">
       <FormError message={error} />
-      <Field id="card-name" label="Your name (optional)" hint="So the business knows who is covered." error={errors.name?.message}>
+      <Field
+        id="card-name"
+        label="Your name (optional)"
+        hint="So the business knows who is covered."
+        error={errors.name?.message}
+      >
         <Input id="card-name" autoComplete="cc-name" aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>
       <Field
@@ -174,7 +191,13 @@ export function CheckoutForm({
             autoComplete="cc-exp"
             placeholder="MM/YY"
             aria-invalid={!!errors.expiry}
-            {...form.register("expiry")}
+            {...expiry}
+            onChange={(e) => {
+              // Formatted as typed: "1229" → "12/29" (a deleted slash is not put back at once).
+              const deleting = (e.nativeEvent as InputEvent).inputType?.startsWith("delete");
+              if (!deleting) e.target.value = formatExpiry(e.target.value);
+              return expiry.onChange(e);
+            }}
           />
         </Field>
         <Field id="card-cvc" label="CVC" error={errors.cvc?.message}>
@@ -188,7 +211,11 @@ export function CheckoutForm({
           />
         </Field>
       </div>
-      <Button type="submit" className="w-full" loading={isSubmitting}>
+      <Button
+        type="submit"
+        className="w-full bg-[var(--accent)] text-[var(--on-accent)] hover:bg-[var(--accent)] hover:opacity-90"
+        loading={isSubmitting}
+      >
         Pay now
       </Button>
     </form>

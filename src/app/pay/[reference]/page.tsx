@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
 import { Logo } from "@/components/logo";
 import { displayMoney } from "@/lib/money-format";
-import { getCheckout } from "@/server/payments/checkout";
+import { getCheckout, type CheckoutView } from "@/server/payments/checkout";
 import { CheckoutForm } from "./checkout-form";
 
 export const metadata: Metadata = { title: "Checkout", robots: { index: false } };
@@ -14,8 +14,7 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
   const checkout = await getCheckout(reference);
   if (!checkout) notFound();
   return (
-    <Frame sandbox={checkout.payOn === "card"} test={!checkout.livemode}>
-      <p className="text-sm text-slate-500">{checkout.business.name}</p>
+    <Frame sandbox={checkout.payOn === "card"} test={!checkout.livemode} business={checkout.business}>
       <h1 className="mt-1 text-xl font-semibold">{checkout.policy.name}</h1>
       <p className="mt-1 text-sm capitalize text-slate-600">
         {checkout.policy.type} insurance · {checkout.policy.duration}
@@ -36,16 +35,38 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
           payOn={checkout.payOn}
           authorizationUrl={checkout.authorizationUrl}
           portalPath={checkout.portalPath}
+          defaultName={checkout.customerName ?? ""}
         />
       </div>
     </Frame>
   );
 }
 
-function Frame({ children, sandbox, test }: { children: ReactNode; sandbox: boolean; test: boolean }) {
+function Frame({
+  children,
+  sandbox,
+  test,
+  business,
+}: {
+  children: ReactNode;
+  sandbox: boolean;
+  test: boolean;
+  business: CheckoutView["business"];
+}) {
+  // The business's own colours on its checkout (the button too: --accent, see checkout-form.tsx).
+  const style = { "--accent": business.accent, "--on-accent": business.onAccent } as CSSProperties;
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-10">
-      <Logo />
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-10" style={style}>
+      <div
+        className="flex w-full max-w-md items-center gap-3 rounded-lg bg-[var(--accent)] px-4 py-3 text-[var(--on-accent)]"
+        data-testid="checkout-business"
+      >
+        {business.logoUrl && (
+          // eslint-disable-next-line @next/next/no-img-element -- the business's logo, served by the app
+          <img src={business.logoUrl} alt="" className="h-9 w-auto max-w-[96px] rounded bg-white object-contain" />
+        )}
+        <span className="font-semibold [overflow-wrap:anywhere]">{business.name}</span>
+      </div>
       {test && (
         <div
           role="note"
@@ -65,7 +86,9 @@ function Frame({ children, sandbox, test }: { children: ReactNode; sandbox: bool
         </div>
       )}
       <div className="mt-8 w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
-      <p className="mt-6 text-xs text-slate-500">Secure checkout by Coverdesk{sandbox ? " · sandbox" : ""}</p>
+      <p className="mt-6 flex items-center gap-2 text-xs text-slate-500">
+        <Logo compact /> Secure checkout by Coverdesk{sandbox ? " · sandbox" : ""}
+      </p>
     </main>
   );
 }

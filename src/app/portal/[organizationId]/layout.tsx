@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { CSSProperties, ReactNode } from "react";
 import { ShieldCheck } from "lucide-react";
 import Link from "next/link";
-import { accentColors } from "./_components/accent";
+import { accentColors } from "@/server/organizations/accent";
 import { portalContext } from "./_components/session";
 import { SignOutButton } from "./_components/sign-out-button";
 

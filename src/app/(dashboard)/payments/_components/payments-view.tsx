@@ -15,7 +15,7 @@ import { PAYMENT_STATUSES } from "@/lib/enums";
 import type { PaymentRow, PaymentTotals } from "@/lib/schemas/payments";
 import { useTRPC } from "@/trpc/react";
 
-const FILTERS = ["q", "status", "policyId", "from", "to"] as const;
+const FILTERS = ["q", "status", "policyId", "paymentLinkId", "from", "to"] as const;
 const today = () => new Date().toISOString().slice(0, 10);
 
 export function PaymentsView() {
@@ -25,11 +25,13 @@ export function PaymentsView() {
     q: f.q || undefined,
     status: (PAYMENT_STATUSES as readonly string[]).includes(f.status) ? (f.status as PaymentRow["status"]) : undefined,
     policyId: f.policyId || undefined,
+    paymentLinkId: f.paymentLinkId || undefined,
     from: f.from || undefined,
     to: f.to || undefined,
   };
   const filtered = Object.values(filters).some(Boolean);
   const policies = useQuery(trpc.policies.list.queryOptions({ limit: 100 }));
+  const links = useQuery(trpc.paymentLinks.list.queryOptions({ limit: 100 }));
   const org = useQuery(trpc.organizations.current.queryOptions());
   const payments = useInfiniteQuery(
     trpc.payments.search.infiniteQueryOptions(
@@ -45,13 +47,14 @@ export function PaymentsView() {
   csv.set("to", filters.to ?? today());
   if (filters.status) csv.set("status", filters.status);
   if (filters.policyId) csv.set("policyId", filters.policyId);
+  if (filters.paymentLinkId) csv.set("paymentLinkId", filters.paymentLinkId);
   if (filters.q) csv.set("q", filters.q);
 
   return (
     <>
       <PageHeader
         title="Payments"
-        description="Customers' payments for your policies. Create a payment link from a policy's page."
+        description="Customers' payments for your policies. Sell with a reusable page from Payment links."
         actions={
           <Button asChild variant="secondary" size="sm">
             <a href={`/api/export?${csv}`} download>
@@ -84,6 +87,14 @@ export function PaymentsView() {
           onChange={(policyId) => setFilters({ policyId })}
           options={(policies.data?.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
         />
+        <FilterSelect
+          id="payments-link"
+          label="Payment link"
+          allLabel="Any or none"
+          value={f.paymentLinkId}
+          onChange={(paymentLinkId) => setFilters({ paymentLinkId })}
+          options={(links.data?.data ?? []).map((l) => ({ value: l.id, label: l.name ?? `${l.policyName} link` }))}
+        />
         <DateRangeFilter idPrefix="payments" from={f.from} to={f.to} onChange={(range) => setFilters(range)} />
       </FilterBar>
       <Totals totals={totals.data} pending={totals.isPending} failed={totals.isError} filtered={filtered} />
@@ -97,7 +108,7 @@ export function PaymentsView() {
           title: filtered ? "No payments match these filters" : "No payments yet",
           description: filtered
             ? "Change or clear the filters to see more."
-            : "Open a policy and create a payment link to send to a customer.",
+            : "Share a payment link, or create a payment for one customer from a policy's page.",
         }}
         columns={[
           {

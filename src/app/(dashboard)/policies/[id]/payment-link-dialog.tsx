@@ -36,7 +36,7 @@ export function PaymentLinkDialog({
     <Dialog
       open={open}
       onOpenChange={close}
-      title="New payment link"
+      title="Payment for one customer"
       description={`${policy.name} · ${displayMoney(policy.price, policy.currency)}`}
     >
       {payment ? (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Link2, Pencil, Trash2 } from "lucide-react";
+import { ArrowLeft, Link2, Pencil, Share2, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
@@ -86,9 +86,16 @@ export function PolicyDetail({ id }: { id: string }) {
         actions={
           <>
             {p.isActive && (
-              <Button onClick={() => setLinking(true)}>
-                <Link2 className="h-4 w-4" aria-hidden /> New payment link
-              </Button>
+              <>
+                <Button asChild>
+                  <Link href={`/payment-links?policyId=${encodeURIComponent(p.id)}`}>
+                    <Share2 className="h-4 w-4" aria-hidden /> Share
+                  </Link>
+                </Button>
+                <Button variant="secondary" onClick={() => setLinking(true)}>
+                  <Link2 className="h-4 w-4" aria-hidden /> Payment for one customer
+                </Button>
+              </>
             )}
             <Button variant="secondary" asChild>
               <Link href={`/policies/${p.id}/edit`}>

@@ -1,0 +1,192 @@
+// Payment links (SPEC §11): a business makes any number of links per policy
+// (one per campaign or agent), each a public page at /buy/<slug> where anyone
+// starts a payment of the policy through the same service as the API. A link
+// belongs to its organization's mode: a test-mode link's page takes test
+// cards only. Its figures come from the payments that record it
+// (paymentLinkId): started, paid, revenue; its page views are counted in
+// batches (views.ts).
+import crypto from "node:crypto";
+import type { PaymentLink as LinkRow, Prisma } from "@/generated/prisma/client";
+import { formatMinor, GivenAmount } from "@/lib/money";
+import type {
+  CreatePaymentLinkInput,
+  ListPaymentLinksQuery,
+  PaymentLink,
+  UpdatePaymentLinkInput,
+} from "@/lib/schemas/payment-links";
+import { assertCan, isLive, type Actor } from "@/server/actor";
+import { db } from "@/server/db/client";
+import { env } from "@/server/env";
+import { notFound } from "@/server/errors";
+import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { initializePayment } from "@/server/payments/service";
+import { findPolicy } from "@/server/policies/service";
+
+/** 12 characters of base64url (72 random bits): a link's address cannot be guessed from another's. */
+const newSlug = () => crypto.randomBytes(9).toString("base64url");
+export const SLUG = /^[A-Za-z0-9_-]{12}$/;
+
+export const linkUrl = (slug: string) => `${env.APP_URL}/buy/${slug}`;
+
+type Figures = { started: number; payments: number; revenueMinor: bigint };
+const NO_FIGURES: Figures = { started: 0, payments: 0, revenueMinor: 0n };
+
+function toPaymentLink(
+  row: LinkRow & { policy: { name: string; currency: string } },
+  livemode: boolean,
+  f: Figures,
+): PaymentLink {
+  return {
+    id: row.id,
+    policyId: row.policyId,
+    policyName: row.policy.name,
+    name: row.name,
+    url: linkUrl(row.slug),
+    active: row.active,
+    collectPhone: row.collectPhone,
+    redirectUrl: row.redirectUrl,
+    livemode,
+    views: row.views,
+    started: f.started,
+    payments: f.payments,
+    revenue: formatMinor(f.revenueMinor, row.policy.currency),
+    currency: row.policy.currency,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Started, paid and revenue of each link: one grouped read over the payments' (paymentLinkId, status) index. */
+async function figuresOf(ids: string[]): Promise<Map<string, Figures>> {
+  const out = new Map<string, Figures>();
+  if (ids.length === 0) return out;
+  const groups = await db.payment.groupBy({
+    by: ["paymentLinkId", "status"],
+    where: { paymentLinkId: { in: ids } },
+    _count: { _all: true },
+    _sum: { amountMinor: true },
+  });
+  for (const g of groups) {
+    const f = out.get(g.paymentLinkId!) ?? { ...NO_FIGURES };
+    f.started += g._count._all;
+    if (g.status === "success") {
+      f.payments += g._count._all;
+      f.revenueMinor += g._sum.amountMinor ?? 0n;
+    }
+    out.set(g.paymentLinkId!, f);
+  }
+  return out;
+}
+
+const withPolicy = { policy: { select: { name: true, currency: true } } } as const;
+
+async function findLink(actor: Actor, id: string) {
+  const row = await db.paymentLink.findFirst({ where: { id, organizationId: actor.organizationId }, include: withPolicy });
+  if (!row) throw notFound("Payment link");
+  return row;
+}
+
+export async function createPaymentLink(actor: Actor, input: CreatePaymentLinkInput): Promise<PaymentLink> {
+  assertCan(actor, "manage");
+  const policy = await findPolicy(actor, input.policyId);
+  const row = await db.paymentLink.create({
+    data: {
+      organizationId: actor.organizationId,
+      policyId: policy.id,
+      slug: newSlug(),
+      name: input.name || null,
+      collectPhone: input.collectPhone,
+      redirectUrl: input.redirectUrl ?? null,
+    },
+    include: withPolicy,
+  });
+  return toPaymentLink(row, isLive(actor), NO_FIGURES);
+}
+
+export async function listPaymentLinks(actor: Actor, query: ListPaymentLinksQuery): Promise<Page<PaymentLink>> {
+  assertCan(actor, "read");
+  const args = pageArgs(query);
+  const where: Prisma.PaymentLinkWhereInput = {
+    organizationId: actor.organizationId,
+    ...(query.policyId ? { policyId: query.policyId } : {}),
+    ...(query.active !== undefined ? { active: query.active } : {}),
+    ...args.where,
+  };
+  const rows = await db.paymentLink.findMany({ ...args, where, include: withPolicy });
+  const figures = await figuresOf(rows.slice(0, query.limit).map((r) => r.id));
+  return toPage(rows, query, (row) => toPaymentLink(row, isLive(actor), figures.get(row.id) ?? NO_FIGURES));
+}
+
+export async function getPaymentLink(actor: Actor, id: string): Promise<PaymentLink> {
+  assertCan(actor, "read");
+  const row = await findLink(actor, id);
+  return toPaymentLink(row, isLive(actor), (await figuresOf([row.id])).get(row.id) ?? NO_FIGURES);
+}
+
+export async function updatePaymentLink(actor: Actor, id: string, input: UpdatePaymentLinkInput): Promise<PaymentLink> {
+  assertCan(actor, "manage");
+  const row = await findLink(actor, id);
+  const updated = await db.paymentLink.update({
+    where: { id: row.id },
+    data: {
+      active: input.active,
+      name: input.name === undefined ? undefined : input.name || null,
+      collectPhone: input.collectPhone,
+      redirectUrl: input.redirectUrl,
+    },
+    include: withPolicy,
+  });
+  return toPaymentLink(updated, isLive(actor), (await figuresOf([row.id])).get(row.id) ?? NO_FIGURES);
+}
+
+// ---------- the public page ----------
+
+/** What the public page shows, by its slug: null when there is no such link; `gone` when it or its policy is off. */
+export async function publicLink(slug: string) {
+  if (!SLUG.test(slug)) return null;
+  const row = await db.paymentLink.findUnique({
+    where: { slug },
+    include: {
+      policy: true,
+      organization: {
+        select: { id: true, name: true, livemode: true, liveOrganizationId: true, accentColor: true, logoFileId: true },
+      },
+    },
+  });
+  if (!row) return null;
+  return { ...row, gone: !row.active || !row.policy.isActive };
+}
+export type PublicLink = NonNullable<Awaited<ReturnType<typeof publicLink>>>;
+
+/**
+ * Starts a payment of the link's policy for the visitor, through the same
+ * service as `POST /payments/initialize` (as the business's system actor), the
+ * link, name and phone recorded on it. Answers where to send the visitor: the
+ * checkout.
+ */
+export async function startFromLink(
+  link: PublicLink,
+  visitor: { name: string; email: string; phone: string | null },
+): Promise<{ reference: string; authorizationUrl: string }> {
+  const org = link.organization;
+  const actor: Actor = {
+    organizationId: org.id,
+    accountId: org.liveOrganizationId ?? org.id,
+    livemode: org.livemode,
+    userId: `payment-link:${link.id}`,
+    role: "MEMBER",
+  };
+  const payment = await initializePayment(
+    actor,
+    {
+      policyId: link.policyId,
+      amount: GivenAmount.ofMinor(link.policy.priceMinor, link.policy.currency),
+      email: visitor.email,
+      callbackUrl: link.redirectUrl ?? undefined,
+      name: visitor.name,
+      phone: visitor.phone ?? undefined,
+    },
+    { paymentLinkId: link.id },
+  );
+  return { reference: payment.reference, authorizationUrl: payment.authorizationUrl };
+}
