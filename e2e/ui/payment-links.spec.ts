@@ -26,7 +26,7 @@ test("an owner shares a payment link; a visitor buys from its page; the link's f
   const dialog = page.getByRole("dialog", { name: "New payment link" });
   await dialog.getByLabel("After paying, send the customer to (optional)").fill("not a url");
   await dialog.getByRole("button", { name: "Create link" }).click();
-  await expect(dialog.getByText("Choose a policy")).toBeVisible();
+  await expect(dialog.getByText("Choose a policy", { exact: true })).toBeVisible();
   await expect(dialog.getByText("Enter a web address starting with http:// or https://")).toBeVisible();
   await dialog.getByLabel("After paying, send the customer to (optional)").fill("");
   await dialog.getByLabel("Policy").selectOption({ label: `${policy.name} · ₦2,500.00` });

@@ -61,7 +61,7 @@ export function PaymentLinksView() {
         description="A page anyone can open to buy a policy: post it on WhatsApp or Instagram, print its QR code, or put it behind a “Buy cover” button."
         actions={
           can.manage && (
-            <Button onClick={() => setCreating(true)}>
+            <Button className="whitespace-nowrap" onClick={() => setCreating(true)}>
               <Plus className="h-4 w-4" aria-hidden /> New link
             </Button>
           )
