@@ -243,6 +243,7 @@ const BY_FIELD: Record<string, string> = {
   memberId: "/organizations/{accountID}/members/{memberId}",
   invitationId: "/organizations/{accountID}/invitations/{invitationId}",
   reference: "/payments/verify/{reference}",
+  paymentLinkId: "/business/payment-links/{id}",
 };
 
 /** `id` in each router: [procedure name pattern, kind], first match wins. */
@@ -252,6 +253,7 @@ const ID_BY_ROUTER: Record<string, [RegExp, string][]> = {
   coverages: [[/./, "/business/coverages/{id}"]],
   customers: [[/./, EXTRA_KINDS.customer]],
   apiKeys: [[/./, "/business/api-keys/{id}"]],
+  paymentLinks: [[/./, "/business/payment-links/{id}"]],
   bankAccounts: [[/./, "/business/payment-methods/bank-accounts/{id}"]],
   webhooks: [
     [/^(delivery|retry)/i, "/business/webhooks/deliveries/{id}"],

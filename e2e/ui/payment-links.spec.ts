@@ -105,4 +105,17 @@ test("an owner shares a payment link; a visitor buys from its page; the link's f
   const payments = page.getByRole("table", { name: "Payments" });
   await expect(payments.getByRole("row").filter({ hasText: "Chiamaka Eze" })).toBeVisible({ timeout: FIRST_LOAD });
   await expect(payments.locator("tbody tr")).toHaveCount(1);
+
+  // ---- The customer's page: a payment for them, their email already given ----
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Customers" }).click();
+  await page.getByRole("table", { name: "Customers" }).locator("tbody tr").filter({ hasText: customer }).getByRole("link").first().click();
+  await page.getByRole("button", { name: "Create payment" }).click({ timeout: FIRST_LOAD });
+  const create = page.getByRole("dialog", { name: "Create payment" });
+  await expect(create).toContainText(`A checkout link for ${customer}`);
+  await create.getByRole("button", { name: "Create payment" }).click();
+  await expect(create.getByText("Choose a policy", { exact: true })).toBeVisible();
+  await create.getByLabel("Policy").selectOption({ label: `${policy.name} · ₦2,500.00` });
+  await create.getByRole("button", { name: "Create payment" }).click();
+  await expect(create.getByTestId("customer-payment-link")).toHaveText(/\/pay\/cdp_/);
+  await checkPage(page, "customer-create-payment", create.getByTestId("customer-payment-link"));
 });

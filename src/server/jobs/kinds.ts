@@ -12,6 +12,7 @@ import { runCoverageLifecycle } from "@/server/coverages/lifecycle";
 import { sweepOrphanFiles } from "@/server/files/orphans";
 import { sweepExpiredRows } from "@/server/housekeeping";
 import { mailJob } from "@/server/mail/sender";
+import { expireUnpaidLinkPayments } from "@/server/payment-links/expiry";
 import { claimPayoutJob } from "@/server/claim-payouts/job";
 import { payoutJob } from "@/server/payouts/job";
 import { refundJob } from "@/server/refunds/job";
@@ -35,7 +36,8 @@ export const sweepJob = passJob({
   run: async () => {
     const rows = await sweepExpiredRows();
     const files = await sweepOrphanFiles();
-    return rows.idempotencyKeys + rows.rateLimitWindows + rows.mailTasks + rows.portal + files;
+    const payments = await expireUnpaidLinkPayments();
+    return rows.idempotencyKeys + rows.rateLimitWindows + rows.mailTasks + rows.portal + files + payments;
   },
 });
 

@@ -16,6 +16,7 @@ import { card } from "@/test/money";
 import { createPaymentLink, getPaymentLink, listPaymentLinks, publicLink, startFromLink, updatePaymentLink } from "./service";
 import { allowStart, PER_IP } from "./throttle";
 import { countView, flushViews } from "./views";
+import { EXPIRED_REASON, expireUnpaidLinkPayments } from "./expiry";
 
 const policyOf = (actor: Actor, price = "150.00") =>
   createPolicy(actor, CreatePolicyInput.parse({ name: `Motor ${unique()}`, type: "auto", duration: "monthly", price }));
@@ -120,5 +121,34 @@ describe("payment links", () => {
     for (let i = 0; i < PER_IP.max + 2; i++) outcomes.push((await allowStart(ip, `link-${unique()}`, databaseCounter)).ok);
     expect(outcomes.filter(Boolean)).toHaveLength(PER_IP.max);
     expect(outcomes.slice(PER_IP.max)).toEqual([false, false]);
+  });
+
+  it("a link's payment nobody paid for 24 hours expires (failed, with why); younger ones and others stay pending", async () => {
+    const { actor } = await ownerWithOrganization();
+    const policy = await policyOf(actor);
+    const link = (await publicLink(slugOf((await linkOf(actor, policy.id)).url)))!;
+    const old = await startFromLink(link, { name: "Old", email: "old@example.test", phone: null });
+    const young = await startFromLink(link, { name: "Young", email: "young@example.test", phone: null });
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    await db.payment.update({ where: { reference: old.reference }, data: { createdAt: dayAgo } });
+    // A payment made by the API, not from a link, is the integrator's to manage.
+    const direct = await db.payment.create({
+      data: {
+        organizationId: actor.organizationId,
+        policyId: policy.id,
+        reference: `cdp_direct_${unique()}`,
+        email: "direct@example.test",
+        amountMinor: 15000n,
+        currency: "NGN",
+        createdAt: dayAgo,
+      },
+    });
+    expect(await expireUnpaidLinkPayments()).toBeGreaterThanOrEqual(1);
+    const status = async (reference: string) => db.payment.findUniqueOrThrow({ where: { reference } });
+    expect(await status(old.reference)).toMatchObject({ status: "failed", failureReason: EXPIRED_REASON });
+    expect((await status(young.reference)).status).toBe("pending");
+    expect((await status(direct.reference)).status).toBe("pending");
+    // Paying the expired one is refused; its checkout offers a new payment.
+    expect((await refusal(payWithCard(old.reference, card()))).code).toBe("payment_not_pending");
   });
 });

@@ -15,6 +15,7 @@ import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { FileClaimButton } from "../../claims/_components/file-claim-button";
 import { CancelCoverageButton } from "./cancel-coverage";
+import { CreatePaymentButton } from "./create-payment";
 import { RemindersSection } from "./reminders-section";
 
 function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
@@ -101,11 +102,16 @@ export function CustomerDetail({ id }: { id: string }) {
         title={c.name ?? c.email}
         description={c.name ? c.email : undefined}
         actions={
-          can.manage && c.coverageList.length > 0 ? (
-            <FileClaimButton
-              customerEmail={c.email}
-              policies={c.coverageList.map((v) => ({ id: v.policyId, name: v.policyName }))}
-            />
+          can.manage ? (
+            <>
+              <CreatePaymentButton email={c.email} />
+              {c.coverageList.length > 0 && (
+                <FileClaimButton
+                  customerEmail={c.email}
+                  policies={c.coverageList.map((v) => ({ id: v.policyId, name: v.policyName }))}
+                />
+              )}
+            </>
           ) : undefined
         }
       />
