@@ -170,6 +170,8 @@ test.describe("POST /payments/initialize", () => {
     ["callbackUrl not a URL", { callbackUrl: "not a url" }, "callbackUrl"],
     ["callbackUrl not http(s)", { callbackUrl: "javascript:alert(1)" }, "callbackUrl"],
     ["an unknown field", { status: "success" }, "status"],
+    ["phone that is no phone number", { phone: "12" }, "phone"],
+    ["name too long", { name: "n".repeat(121) }, "name"],
   ];
   for (const [label, overrides, path] of invalid) {
     test(`${label} → 422 naming ${path}, nothing created`, async () => {

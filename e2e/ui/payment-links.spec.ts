@@ -108,7 +108,13 @@ test("an owner shares a payment link; a visitor buys from its page; the link's f
 
   // ---- The customer's page: a payment for them, their email already given ----
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Customers" }).click();
-  await page.getByRole("table", { name: "Customers" }).locator("tbody tr").filter({ hasText: customer }).getByRole("link").first().click();
+  await page
+    .getByRole("table", { name: "Customers" })
+    .locator("tbody tr")
+    .filter({ hasText: customer })
+    .getByRole("link")
+    .first()
+    .click();
   await page.getByRole("button", { name: "Create payment" }).click({ timeout: FIRST_LOAD });
   const create = page.getByRole("dialog", { name: "Create payment" });
   await expect(create).toContainText(`A checkout link for ${customer}`);
@@ -118,4 +124,18 @@ test("an owner shares a payment link; a visitor buys from its page; the link's f
   await create.getByRole("button", { name: "Create payment" }).click();
   await expect(create.getByTestId("customer-payment-link")).toHaveText(/\/pay\/cdp_/);
   await checkPage(page, "customer-create-payment", create.getByTestId("customer-payment-link"));
+});
+
+test("a test-mode link's page says TEST, at both widths, accessible", async ({ page }) => {
+  const t = await tenantWithClients(undefined, "test");
+  const policy = await createPolicyFor(t.write, { name: `Test cover ${unique()}` });
+  const link = (await (
+    await t.write.post("business/payment-links", { data: { policyId: policy.id, collectPhone: true } })
+  ).json()) as {
+    url: string;
+  };
+  await page.goto(link.url);
+  await expect(page.getByText("TEST", { exact: true })).toBeVisible();
+  await expect(page.getByText(/Test mode: pay with a test card/)).toBeVisible();
+  await checkPage(page, "buy-page-test-mode", page.getByRole("button", { name: /Continue to payment/ }));
 });

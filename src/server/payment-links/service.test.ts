@@ -105,7 +105,7 @@ describe("payment links", () => {
     expect((await db.payment.findUniqueOrThrow({ where: { reference: started.reference } })).organizationId).toBe(twin);
   });
 
-  it("a visitor's phone is refused when it is no phone number (422), and no payment starts", async () => {
+  it("a visitor's phone is refused when it is no phone number (422), and no payment starts; a local one is made E.164", async () => {
     const { actor, org } = await ownerWithOrganization();
     const link = await linkOf(actor, (await policyOf(actor)).id, { collectPhone: true });
     const bad = await refusal(
@@ -113,6 +113,13 @@ describe("payment links", () => {
     );
     expect([bad.code, bad.extra.errors?.[0]?.path]).toEqual(["validation_failed", "phone"]);
     expect(await db.payment.count({ where: { organizationId: org.id } })).toBe(0);
+    // A local Nigerian number, for a business selling in naira: stored in E.164.
+    const local = await startFromLink((await publicLink(slugOf(link.url)))!, {
+      name: "Y",
+      email: "y@example.test",
+      phone: "0803 123 4567",
+    });
+    expect((await db.payment.findUniqueOrThrow({ where: { reference: local.reference } })).customerPhone).toBe("+2348031234567");
   });
 
   it("starting payments is limited per address", async () => {

@@ -75,6 +75,7 @@ const coverageSelect = {
   endsAt: true,
   cancelledAt: true,
   renewalCount: true,
+  customerName: true,
   policy: { select: { id: true, name: true, type: true, duration: true, priceMinor: true, currency: true, isActive: true } },
 } as const;
 
@@ -86,6 +87,7 @@ type CoverageRow = {
   endsAt: Date;
   cancelledAt: Date | null;
   renewalCount: number;
+  customerName?: string | null;
   policy: { id: string; name: string; type: string; duration: string; priceMinor: bigint; currency: string; isActive: boolean };
 };
 
@@ -262,6 +264,8 @@ export async function renewCoverage(
     amount: GivenAmount.ofMinor(row.policy.priceMinor, row.policy.currency),
     email: s.email,
     callbackUrl: portalUrl(s.organizationId, `/coverages/${row.id}`),
+    // The checkout fills in the name the cover is in.
+    name: row.customerName ?? undefined,
   });
   return { reference: payment.reference, authorizationUrl: payment.authorizationUrl };
 }

@@ -46,7 +46,10 @@ export function CreatePaymentButton({ email }: { email: string }) {
         {payment ? (
           <div className="space-y-4">
             <p className="text-sm text-slate-700">Send this link to {payment.email}. It opens the checkout for this payment.</p>
-            <code data-testid="customer-payment-link" className="block break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-xs">
+            <code
+              data-testid="customer-payment-link"
+              className="block break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-xs"
+            >
               {payment.authorizationUrl}
             </code>
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
