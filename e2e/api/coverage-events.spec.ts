@@ -1,12 +1,12 @@
 // coverage.expiring and coverage.expired over real HTTP: a test-mode coverage
 // bought through the hosted checkout, its end moved with the dashboard's test
-// clock (tRPC coverages.simulateEnd), and the app's own worker sending the
+// clock (tRPC coverages.simulateEnd, and POST /business/coverages/{id}/simulate-end), and the app's own worker sending the
 // renewal reminder mail and delivering both events, signed like every other,
 // to a receiver on 127.0.0.1 — once each. Live, the test clock is refused.
 import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { Webhook as StandardWebhook } from "standardwebhooks";
-import { trpc, unique } from "../support/api";
+import { problem, trpc, unique } from "../support/api";
 import {
   buyPolicy,
   createPolicyFor,
@@ -99,8 +99,8 @@ test("coverage.expiring at the first reminder, coverage.expired at the end: deli
   expect(mails[0]!.subject).toContain(`[Test] Your ${policy.name} with`);
   expect(mails[0]!.body).toContain(`/portal/${twinId}/coverages/${coverageId}`);
 
-  // Now: expired at once.
-  const ended = await trpc<any>(t.account, "coverages.simulateEnd", { coverageId, endsInDays: 0 });
+  // Now: expired at once — the test clock over REST, as an integrator runs it with a test key (no body: now).
+  const ended = await ok(await t.write.post(`business/coverages/${coverageId}/simulate-end`));
   expect(ended.status).toBe("expired");
   const [, expiredReq] = await rx.waitFor(2);
   const expired = verified(hook.secret, expiredReq!);
@@ -128,6 +128,11 @@ test("the test clock is refused live (409 test_mode_only), the coverage unchange
   const refused = await trpcError(t.account, "coverages.simulateEnd", { coverageId: paid.coverage.id, endsInDays: 0 });
   expect(refused).toMatchObject({ status: 409, code: "test_mode_only" });
   expect(refused.message).toContain("test mode");
+  // Over REST with a live key: the same; bad input 422 first.
+  const path = `business/coverages/${paid.coverage.id}/simulate-end`;
+  await problem(await t.write.post(path, { data: { endsInDays: 0.5 } }), 422, "validation_failed");
+  const live = await problem(await t.write.post(path, { data: { endsInDays: 0 } }), 409, "test_mode_only");
+  expect(live.detail).toContain("test key");
   const after = await ok(await t.read.get(`payments/verify/${paid.reference}`));
   expect(after.coverage).toEqual(paid.coverage);
 });

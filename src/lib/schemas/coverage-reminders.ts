@@ -28,4 +28,19 @@ export const SimulateEndInput = z.strictObject({
   coverageId: z.string().min(1).max(100),
   endsInDays: z.number(M_DAYS).int(M_DAYS).min(-365, M_DAYS).max(365, M_DAYS),
 });
+
+/** The REST body of POST /business/coverages/{id}/simulate-end. */
+export const SimulateEndBody = z
+  .strictObject({
+    endsInDays: z
+      .number(M_DAYS)
+      .int(M_DAYS)
+      .min(-365, M_DAYS)
+      .max(365, M_DAYS)
+      .default(0)
+      .describe(
+        "The current period ends this many days from now: 0 (the default) ends it now, 3 is three days ahead, −1 yesterday",
+      ),
+  })
+  .meta({ id: "SimulateEndInput" });
 export type SimulateEndInput = z.output<typeof SimulateEndInput>;

@@ -62,17 +62,18 @@ export async function listCustomerReminders(actor: Actor, customerId: string): P
  */
 export async function simulateCoverageEnd(actor: Actor, input: SimulateEndInput, now = new Date()): Promise<Coverage> {
   assertCan(actor, "manage");
-  if (isLive(actor)) {
-    throw new AppError(
-      "test_mode_only",
-      "Simulating the end of cover works on test data only: switch the dashboard to test mode and try it on a test coverage",
-    );
-  }
   const endsAt = new Date(now.getTime() + input.endsInDays * DAY_MS);
   return db.$transaction(async (tx) => {
     const [found] = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM coverage WHERE id = ${input.coverageId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
+    // Another organization's coverage is not found (404) before the mode is judged (409).
     if (!found) throw notFound("Coverage");
+    if (isLive(actor)) {
+      throw new AppError(
+        "test_mode_only",
+        "Simulating the end of cover works on test data only: use a test key (cd_test_…), or the dashboard's test mode, on a test coverage",
+      );
+    }
     await tx.$executeRaw`
       UPDATE coverage SET "endsAt" = ${endsAt}::timestamp, "startsAt" = LEAST("startsAt", ${endsAt}::timestamp), "updatedAt" = ${now}::timestamp
       WHERE id = ${found.id}`;

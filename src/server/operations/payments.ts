@@ -1,5 +1,5 @@
 // Payments, coverages and customers: the REST API and the dashboard call the same services.
-import { CustomerReminderList, SimulateEndInput } from "@/lib/schemas/coverage-reminders";
+import { CustomerReminderList, SimulateEndBody, SimulateEndInput } from "@/lib/schemas/coverage-reminders";
 import { Coverage, CoverageList, ListCoveragesQuery } from "@/lib/schemas/coverages";
 import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/lib/schemas/customers";
 import { IdParam } from "@/lib/schemas/ids";
@@ -138,12 +138,26 @@ export const paymentOperations = [
   /** Test mode only (409 test_mode_only live): the coverage ends in N days; the worker, woken by the mutation, does the rest. */
   operation({
     name: "coverages.simulateEnd",
-    auth: ["session"],
+    auth: ["apiKey", "session"],
     permission: "write",
     kind: "mutation",
     input: SimulateEndInput,
     output: Coverage,
     dashboard: true,
+    rest: {
+      method: "POST",
+      path: "/business/coverages/{id}/simulate-end",
+      operationId: "simulateCoverageEnd",
+      summary: "Simulate the end of a coverage (test mode)",
+      description:
+        "A test clock: the coverage's current period now ends `endsInDays` days from now (0, the default: now), and the next worker pass runs what is due — renewal reminders at their days before the end, `coverage.expiring`, and `coverage.expired` once it has ended. Test keys only: a live key → 409 `test_mode_only` (another organization's coverage → 404 first).",
+      tag: "Coverages",
+      params: IdParam,
+      // No body at all ends the period now.
+      body: SimulateEndBody.optional(),
+      errors: ["test_mode_only"],
+      input: ({ params, body }) => ({ coverageId: params.id, endsInDays: body?.endsInDays ?? 0 }),
+    },
     handler: ({ actor, input }) => simulateCoverageEnd(actor, input),
   }),
 

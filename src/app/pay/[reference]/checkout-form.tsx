@@ -83,13 +83,17 @@ export function CheckoutForm({
     const code = res.body.code as string | undefined;
     if (code === "card_declined") return setStatus("failed");
     if (code === "payment_not_pending") return router.refresh();
+    // Every field the server refused, at once, under its field.
     const fieldErrors = (res.body.errors as { path: string; message: string }[] | undefined) ?? [];
-    const cardError = fieldErrors.find((e) => e.path === "cardNumber");
-    const nameError = fieldErrors.find((e) => e.path === "name");
-    if (nameError) form.setError("name", { message: nameError.message });
-    else if (cardError) form.setError("cardNumber", { message: cardError.message });
-    else if (fieldErrors.some((e) => e.path.startsWith("exp"))) form.setError("expiry", { message: "The card has expired" });
-    else setError((res.body.detail as string | undefined) ?? "The payment could not be made. Try again.");
+    let shown = false;
+    for (const e of fieldErrors) {
+      const field =
+        e.path === "name" || e.path === "cardNumber" || e.path === "cvc" ? e.path : e.path.startsWith("exp") ? "expiry" : null;
+      if (!field) continue;
+      form.setError(field, { message: field === "expiry" ? "The card has expired" : e.message });
+      shown = true;
+    }
+    if (!shown) setError((res.body.detail as string | undefined) ?? "The payment could not be made. Try again.");
   });
 
   const retry = async () => {
