@@ -5,6 +5,7 @@
 // on the page, every one at once, beside their fields. Every value is escaped.
 // Pure: no database, no clock.
 import { displayMoney, formatMinor } from "@/lib/money-format";
+import { TYPE_LABELS } from "@/lib/policy-labels";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 /** Text for HTML (element content and quoted attribute values). */
@@ -36,17 +37,7 @@ export interface FormState {
 }
 
 const DURATION: Record<string, string> = { monthly: "month", quarterly: "quarter", yearly: "year" };
-const TYPE: Record<string, string> = {
-  auto: "Auto",
-  home: "Home",
-  health: "Health",
-  life: "Life",
-  travel: "Travel",
-  property: "Property",
-  liability: "Liability",
-  business: "Business",
-  other: "Other",
-};
+const TYPE: Record<string, string> = TYPE_LABELS;
 
 const CSS = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;background:#f8fafc;line-height:1.5}

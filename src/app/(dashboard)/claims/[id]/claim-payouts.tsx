@@ -77,6 +77,17 @@ export function ClaimPayouts({ claimId }: { claimId: string }) {
   );
 }
 
+/** After a payout was sent: say so, and read the claim and its payouts again. */
+function usePayoutSent() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return (p: { amount: string; currency: string; accountName: string }) => {
+    toast.success(`Payout of ${displayMoney(p.amount, p.currency)} to ${p.accountName} sent`);
+    void queryClient.invalidateQueries({ queryKey: trpc.claimPayouts.pathKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
+  };
+}
+
 interface Draft {
   filter: string;
   bankCode: string;
@@ -99,7 +110,6 @@ export function PayClaimDialog({
   currency: string;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>({ filter: "", bankCode: "", accountNumber: "", amount: approved });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -127,14 +137,13 @@ export function PayClaimDialog({
   const accountName = ready && !resolved.isError && !resolved.isPlaceholderData ? resolved.data?.accountName : undefined;
   const resolveError = ready && resolved.isError ? errorInfo(resolved.error) : null;
 
+  const sent = usePayoutSent();
   const pay = useMutation(
     trpc.claimPayouts.create.mutationOptions({
       onSuccess: (p) => {
-        toast.success(`Payout of ${displayMoney(p.amount, p.currency)} to ${p.accountName} sent`);
+        sent(p);
         setConfirming(false);
         onOpenChange(false);
-        void queryClient.invalidateQueries({ queryKey: trpc.claimPayouts.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
       },
       onError: (err) => {
         setConfirming(false);
@@ -312,20 +321,18 @@ export function ClaimantAccountCard({
   canPay: boolean;
 }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // The same list the Payouts card reads (one request): no second payout while one is under way or paid.
   const payouts = useQuery(trpc.claimPayouts.list.queryOptions({ id: claimId }));
   const underWay = payouts.data?.data.some((p) => inFlight(p.status) || p.status === "paid") ?? true;
+  const sent = usePayoutSent();
   const pay = useMutation(
     trpc.claimPayouts.create.mutationOptions({
       onSuccess: (p) => {
-        toast.success(`Payout of ${displayMoney(p.amount, p.currency)} to ${p.accountName} sent`);
+        sent(p);
         setConfirming(false);
         setError(null);
-        void queryClient.invalidateQueries({ queryKey: trpc.claimPayouts.pathKey() });
-        void queryClient.invalidateQueries({ queryKey: trpc.claims.pathKey() });
       },
       onError: (err) => {
         setConfirming(false);

@@ -3,7 +3,7 @@
 // Payment links: reusable pages to buy one policy, to post anywhere. Each row
 // has its address (copy, open, QR code), its figures (page views → payments
 // started → paid, and revenue) and turning it off (confirmed) or on.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Copy, ExternalLink, Link2, Plus, QrCode } from "lucide-react";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
@@ -11,9 +11,9 @@ import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { NativeSelect } from "@/components/ui/select";
 import { formatDateTime } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
+import { PolicyOnSaleSelect } from "@/components/policy-on-sale-select";
 import { CreatePaymentLinkInput, type PaymentLink } from "@/lib/schemas/payment-links";
 import { toast } from "@/lib/toast";
 import { errorInfo, useTRPC } from "@/trpc/react";
@@ -207,7 +207,6 @@ function NewLinkDialog({
   onCreated: (link: PaymentLink) => void;
 }) {
   const trpc = useTRPC();
-  const policies = useQuery(trpc.policies.list.queryOptions({ limit: 100, isActive: "true" }, { enabled: open }));
   const [draft, setDraft] = useState({ policyId, name: "", collectPhone: false, redirectUrl: "" });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -256,24 +255,13 @@ function NewLinkDialog({
           if (parsed.success) create.mutate(parsed.data);
         }}
       >
-        <Field id="link-policy" label="Policy" error={errors.policyId}>
-          <NativeSelect
-            id="link-policy"
-            value={draft.policyId}
-            disabled={policies.isPending}
-            aria-invalid={!!errors.policyId}
-            aria-describedby={errors.policyId ? "link-policy-error" : undefined}
-            onChange={(e) => setDraft({ ...draft, policyId: e.target.value })}
-          >
-            <option value="">{policies.isPending ? "Loading policies…" : "Choose a policy on sale"}</option>
-            {(policies.data?.data ?? []).map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name} · {displayMoney(p.price, p.currency)}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
-        {policies.isError && <ErrorState message={errorInfo(policies.error).message} onRetry={() => policies.refetch()} />}
+        <PolicyOnSaleSelect
+          id="link-policy"
+          value={draft.policyId}
+          onChange={(policyId) => setDraft({ ...draft, policyId })}
+          error={errors.policyId}
+          enabled={open}
+        />
         <Field
           id="link-name"
           label="Label (optional)"

@@ -2,11 +2,10 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { M, z } from "@/lib/messages";
-import { CopyButton } from "@/components/copy-button";
+import { CheckoutLink } from "@/components/checkout-link";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
@@ -40,20 +39,7 @@ export function PaymentLinkDialog({
       description={`${policy.name} · ${displayMoney(policy.price, policy.currency)}`}
     >
       {payment ? (
-        <div className="space-y-4">
-          <p className="text-sm text-slate-700">Send this link to {payment.email}. It opens the checkout for this payment.</p>
-          <code data-testid="payment-link" className="block break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-xs">
-            {payment.authorizationUrl}
-          </code>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="secondary" asChild>
-              <a href={payment.authorizationUrl} target="_blank" rel="noreferrer">
-                Open checkout <ExternalLink className="h-4 w-4" aria-hidden />
-              </a>
-            </Button>
-            <CopyButton value={payment.authorizationUrl} label="Copy link" />
-          </div>
-        </div>
+        <CheckoutLink email={payment.email} url={payment.authorizationUrl} testId="payment-link" />
       ) : (
         open && <CustomerForm policy={policy} onCreated={setPayment} onCancel={() => close(false)} />
       )}

@@ -12,7 +12,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { displayMoney } from "@/lib/money-format";
 import { formatDateTime } from "@/lib/format";
 import { errorInfo, useTRPC } from "@/trpc/react";
-import { DURATION_LABELS, TYPE_LABELS } from "../_components/labels";
+import { DURATION_LABELS, TYPE_LABELS } from "@/lib/policy-labels";
 import { PolicyAnalyticsPanel } from "./policy-analytics";
 
 // Loaded when first opened (its form, schema and zod with it).

@@ -13,7 +13,7 @@ import { displayMoney } from "@/lib/money-format";
 import { POLICY_TYPES } from "@/lib/enums";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { LazyPolicyForm } from "./lazy-policy-form";
-import { DURATION_LABELS, TYPE_LABELS } from "./labels";
+import { DURATION_LABELS, TYPE_LABELS } from "@/lib/policy-labels";
 
 type Status = "all" | "true" | "false";
 /** The list's columns from md: name, type, price, status (the header row and every row share them). */

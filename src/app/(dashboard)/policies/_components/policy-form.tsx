@@ -10,7 +10,7 @@ import { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import type { Policy } from "@/lib/schemas/policies";
 import type { ErrorInfo } from "@/trpc/react";
-import { DURATION_LABELS, TYPE_LABELS } from "./labels";
+import { DURATION_LABELS, TYPE_LABELS } from "@/lib/policy-labels";
 import { ListEditor } from "./list-editor";
 import type { PolicyFormContext } from "./policy-form.schema";
 import { policyFormValues, policyInputs, type PolicyFormValues, type PolicyInputs } from "./policy-form.values";

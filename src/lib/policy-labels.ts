@@ -1,3 +1,4 @@
+// How policy types and durations are named to people: the dashboard, and a payment link's public page.
 import type { POLICY_DURATIONS, POLICY_TYPES } from "@/lib/enums";
 
 export const TYPE_LABELS: Record<(typeof POLICY_TYPES)[number], string> = {
