@@ -32,4 +32,5 @@ export const EVENT_TYPES = [
   "claim.paid",
   "payment.refunded",
   "coverage.cancelled",
+  "payment.failed",
 ] as const;

@@ -1,8 +1,8 @@
 // Payments started from a payment link's page and never paid are expired after
 // UNPAID_LINK_PAYMENT_TTL_MS, so a link shared widely does not fill the
 // payments list with pending rows: each becomes `failed` ("not paid within 24
-// hours") through the same settlement as a declined card (which, like it,
-// sends no event: the API's events have no payment.failed yet). A payment taken by a
+// hours") through the same settlement as a declined card, with its
+// `payment.failed` event in the same transaction. A payment taken by a
 // remote provider (Paystack) is asked first: one paid meanwhile is settled as
 // paid instead. The checkout of an expired payment offers to pay again (a new
 // payment). Found per organization that has links, through the payments'

@@ -155,6 +155,11 @@ describe("payment links", () => {
     expect(await status(old.reference)).toMatchObject({ status: "failed", failureReason: EXPIRED_REASON });
     expect((await status(young.reference)).status).toBe("pending");
     expect((await status(direct.reference)).status).toBe("pending");
+    // Its payment.failed event says why.
+    const failed = await db.event.findMany({ where: { organizationId: actor.organizationId, type: "payment.failed" } });
+    expect(failed.map((e) => [e.subject, (e.data as { failureReason: string }).failureReason])).toEqual([
+      [old.reference, EXPIRED_REASON],
+    ]);
     // Paying the expired one is refused; its checkout offers a new payment.
     expect((await refusal(payWithCard(old.reference, card()))).code).toBe("payment_not_pending");
   });

@@ -21,7 +21,13 @@ import { getPaymentDetail, paymentTotals, searchPayments } from "./search";
 import { initializePayment } from "./service";
 
 const card = (cardNumber: string = SANDBOX_CARDS.success, name?: string) =>
-  CheckoutInput.parse({ cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: "123", ...(name ? { name } : {}) });
+  CheckoutInput.parse({
+    cardNumber,
+    expMonth: 12,
+    expYear: new Date().getUTCFullYear() + 2,
+    cvc: "123",
+    ...(name ? { name } : {}),
+  });
 
 async function policyOf(actor: Actor, name: string, price: string) {
   return createPolicy(actor, CreatePolicyInput.parse({ name, type: "property", duration: "monthly", price }));
@@ -74,7 +80,7 @@ describe("a settlement's bookkeeping", () => {
     expect(events.map((e) => e.type).sort()).toEqual(["payment.completed", "policy.purchased"]);
   });
 
-  it("a declined card keeps the name, creates no customer and takes no fee", async () => {
+  it("a declined card keeps the name, creates no customer and takes no fee; payment.failed says why, once", async () => {
     const { actor } = await ownerWithOrganization();
     const policy = await policyOf(actor, "Phone cover", "100.00");
     const p = await start(actor, policy, "ben@example.test");
@@ -82,6 +88,11 @@ describe("a settlement's bookkeeping", () => {
     const row = await db.payment.findUniqueOrThrow({ where: { reference: p.reference } });
     expect([row.status, row.customerName, row.feeMinor, row.coverageId]).toEqual(["failed", "Ben", null, null]);
     expect(await db.customer.count({ where: { organizationId: actor.organizationId } })).toBe(0);
+    const events = await db.event.findMany({ where: { organizationId: actor.organizationId, type: "payment.failed" } });
+    expect(events.map((e) => [e.subject, (e.data as { status: string; failureReason: string }).status])).toEqual([
+      [p.reference, "failed"],
+    ]);
+    expect((events[0]!.data as { failureReason: string }).failureReason).toBe("The card was declined");
   });
 });
 
@@ -183,7 +194,13 @@ describe("customers", () => {
     await start(actor, phone, "never-paid@example.test");
     await submitClaim(
       actor,
-      CreateClaimInput.parse({ policyId: phone.id, type: "theft", description: "Stolen", amount: 500, email: "ada@example.test" }),
+      CreateClaimInput.parse({
+        policyId: phone.id,
+        type: "theft",
+        description: "Stolen",
+        amount: 500,
+        email: "ada@example.test",
+      }),
     );
 
     const list = await listCustomers(actor, ListCustomersQuery.parse({ limit: 20 }));
@@ -191,7 +208,8 @@ describe("customers", () => {
       ["ben@example.test", null, 1, "250.00", { total: 1, active: 1 }],
       ["ada@example.test", "Ada Obi", 2, "1250.00", { total: 2, active: 2 }],
     ]);
-    const found = async (q: string) => (await listCustomers(actor, ListCustomersQuery.parse({ limit: 20, q }))).data.map((c) => c.email);
+    const found = async (q: string) =>
+      (await listCustomers(actor, ListCustomersQuery.parse({ limit: 20, q }))).data.map((c) => c.email);
     expect(await found("obi")).toEqual(["ada@example.test"]);
     expect(await found("BEN@")).toEqual(["ben@example.test"]);
     expect(await found("never")).toEqual([]);
@@ -203,7 +221,10 @@ describe("customers", () => {
     expect(detail.claims.map((c) => [c.policyName, c.amount])).toEqual([["Phone cover", "500.00"]]);
 
     // Expired coverage counts as held, not active.
-    await db.coverage.updateMany({ where: { organizationId: actor.organizationId, policyId: home.id }, data: { endsAt: new Date(Date.now() - 1000) } });
+    await db.coverage.updateMany({
+      where: { organizationId: actor.organizationId, policyId: home.id },
+      data: { endsAt: new Date(Date.now() - 1000) },
+    });
     expect((await getCustomer(actor, ada.id)).coverages).toEqual({ total: 2, active: 1 });
 
     const stranger = await ownerWithOrganization();

@@ -33,11 +33,7 @@ export interface Settlement {
 export async function settlePayment(
   reference: string,
   outcome: "success" | "failed",
-  {
-    now = new Date(),
-    failureReason,
-    customerName,
-  }: { now?: Date; failureReason?: string; customerName?: string | null } = {},
+  { now = new Date(), failureReason, customerName }: { now?: Date; failureReason?: string; customerName?: string | null } = {},
 ): Promise<Settlement> {
   return db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ id: string; status: string }[]>`
@@ -49,6 +45,8 @@ export async function settlePayment(
 
     if (outcome === "failed") {
       const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason, ...named } });
+      // Declined, refused by the provider, or expired unpaid: with why.
+      await recordEvent(tx, payment.organizationId, "payment.failed", { ...toPayment(payment), failureReason }, reference);
       return { payment, coverage: null };
     }
 
