@@ -139,8 +139,8 @@ test.describe("the public page /buy/<slug>", () => {
     expect(shown.status).toBe(200);
     expect(shown.headers.get("content-type")).toContain("text/html");
     const html = await shown.text();
-    expect(html).toContain("<h1>Shop &amp; Stock &lt;cover&gt;</h1>"); // escaped
-    expect(html).toMatch(/<meta property="og:title" content="Shop &amp; Stock &lt;cover&gt; — [^"]+">/);
+    expect(html).toContain("<h1>Shop &#38; Stock &#60;cover&#62;</h1>"); // escaped
+    expect(html).toMatch(/<meta property="og:title" content="Shop &#38; Stock &#60;cover&#62; — [^"]+">/);
     expect(html).toContain('<meta name="twitter:card" content="summary">');
     expect(html).toContain("₦1,500.00");
     expect(html).not.toContain("<script"); // no JavaScript at all
@@ -156,6 +156,23 @@ test.describe("the public page /buy/<slug>", () => {
     // A bot filling the hidden field: refused, nothing started.
     const bot = await page(path, form({ name: "Bot", email: "bot@example.test", website: "https://spam.example" }), me);
     expect(bot.status).toBe(400);
+    // A NUL in a field (PostgreSQL refuses it), another media type, a body past the form's size
+    // (chunked: no Content-Length to trust): refused with the page, never a 500, nothing started.
+    const nul = await page(path, form({ name: "Ada\u0000", email: "ada@example.test" }), me);
+    expect(nul.status).toBe(422);
+    expect(await nul.text()).toContain('id="name-error"');
+    const json = await page(path, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }, me);
+    expect(json.status).toBe(415);
+    const huge = await page(
+      path,
+      {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked" },
+        body: `name=${"a".repeat(64 * 1024)}`,
+      },
+      me,
+    );
+    expect(huge.status).toBe(413);
     expect((await ok(await t.read.get(`payments?paymentLinkId=${link.id}`))).data).toEqual([]);
 
     // A local Nigerian number becomes E.164; the visitor goes to the checkout.

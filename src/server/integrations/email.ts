@@ -3,6 +3,7 @@
 // carries a token) is logged outside production only, so invitations work on a
 // laptop; in production the log names the file and the link stays in it.
 import crypto from "node:crypto";
+import { escapeHtml } from "@/server/html";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -81,7 +82,6 @@ export async function sendEmail(email: Email): Promise<void> {
   logger.info({ to: email.to, file, link }, "email written to the local outbox");
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A plain, accessible email body: paragraphs, an optional table of details, at most one button, then plain links. */
 export function layoutEmail(opts: {
@@ -108,15 +108,15 @@ export function layoutEmail(opts: {
   const rows = details
     .map(
       (d) =>
-        `<tr><th align="left" style="padding:4px 16px 4px 0;font-weight:600">${escape(d.label)}</th><td style="padding:4px 0">${escape(d.value)}</td></tr>`,
+        `<tr><th align="left" style="padding:4px 16px 4px 0;font-weight:600">${escapeHtml(d.label)}</th><td style="padding:4px 0">${escapeHtml(d.value)}</td></tr>`,
     )
     .join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
-<h1 style="font-size:20px">${escape(opts.heading)}</h1>
-${opts.paragraphs.map((p) => `<p style="line-height:1.5">${escape(p)}</p>`).join("\n")}
+<h1 style="font-size:20px">${escapeHtml(opts.heading)}</h1>
+${opts.paragraphs.map((p) => `<p style="line-height:1.5">${escapeHtml(p)}</p>`).join("\n")}
 ${details.length ? `<table role="presentation" style="border-collapse:collapse;margin:8px 0 16px">${rows}</table>` : ""}
-${opts.action ? `<p><a href="${escape(opts.action.url)}" style="display:inline-block;background:#1f5ad6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(opts.action.label)}</a></p>` : ""}${links.map((l) => `\n<p><a href="${escape(l.url)}" style="color:#1f5ad6">${escape(l.label)}</a></p>`).join("")}
-<p style="font-size:12px;color:#64748b">${escape(opts.footer)}</p>
+${opts.action ? `<p><a href="${escapeHtml(opts.action.url)}" style="display:inline-block;background:#1f5ad6;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(opts.action.label)}</a></p>` : ""}${links.map((l) => `\n<p><a href="${escapeHtml(l.url)}" style="color:#1f5ad6">${escapeHtml(l.label)}</a></p>`).join("")}
+<p style="font-size:12px;color:#64748b">${escapeHtml(opts.footer)}</p>
 </body></html>`;
   return { text, html };
 }

@@ -2,7 +2,8 @@
 // with, the errors beside their fields; and the checkout's expiry as typed.
 import { describe, expect, it } from "vitest";
 import { formatExpiry } from "@/app/pay/[reference]/checkout-form";
-import { buyPage, esc } from "./page";
+import { escapeHtml } from "@/server/html";
+import { buyPage } from "./page";
 
 const brand = {
   name: `Ada & Co "Insure"`,
@@ -33,14 +34,14 @@ describe("the payment link's page", () => {
       state: { values: { name: "", email: "", phone: "" }, errors: {} },
     });
     expect(html).not.toContain("<script>");
-    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(html).toContain("<li>Towing &lt;24h&gt;</li>");
-    expect(html).toContain(`<meta property="og:site_name" content="Ada &amp; Co &quot;Insure&quot;">`);
+    expect(html).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
+    expect(html).toContain("<li>Towing &#60;24h&#62;</li>");
+    expect(html).toContain(`<meta property="og:site_name" content="Ada &#38; Co &#34;Insure&#34;">`);
     expect(html).toContain(`<meta property="og:image" content="https://app.test/api/portal/o/logo">`);
     expect(html).toContain(`<meta name="twitter:card" content="summary">`);
     expect(html).toContain("₦2,500.00");
     expect(html).not.toContain('id="phone"'); // not asked
-    expect(esc(`'"<>&`)).toBe("&#39;&quot;&lt;&gt;&amp;");
+    expect(escapeHtml(`'"<>&`)).toBe("&#39;&#34;&#60;&#62;&#38;");
   });
 
   it("shows every error beside its field, and keeps what was typed", () => {
@@ -60,7 +61,7 @@ describe("the payment link's page", () => {
       expect(html).toContain(`id="${id}-error"`);
       expect(html).toMatch(new RegExp(`id="${id}"[^>]*aria-invalid="true"[^>]*aria-describedby="[^"]*${id}-error`));
     }
-    expect(html).toContain('value="x&quot;&gt;&lt;b&gt;"');
+    expect(html).toContain('value="x&#34;&#62;&#60;b&#62;"');
     expect(html).toContain('<span class="test">TEST</span>');
   });
 });

@@ -7,9 +7,7 @@
 import { displayMoney, formatMinor } from "@/lib/money-format";
 import { TYPE_LABELS } from "@/lib/policy-labels";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-/** Text for HTML (element content and quoted attribute values). */
-export const esc = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+import { escapeHtml as esc } from "@/server/html";
 
 export interface Brand {
   name: string;

@@ -21,6 +21,13 @@ import { notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { initializePayment } from "@/server/payments/service";
 import { findPolicy } from "@/server/policies/service";
+import { BuyFormInput } from "@/lib/schemas/payment-links";
+import { AppError } from "@/server/errors";
+import { logger } from "@/server/logger";
+import { e164 } from "@/server/phone";
+import { unsafeTextErrors } from "@/server/text";
+import type { FormState } from "./page";
+import { allowStart } from "./throttle";
 
 /** 12 characters of base64url (72 random bits): a link's address cannot be guessed from another's. */
 const newSlug = () => crypto.randomBytes(9).toString("base64url");
@@ -57,12 +64,12 @@ function toPaymentLink(
 }
 
 /** Started, paid and revenue of each link: one grouped read over the payments' (paymentLinkId, status) index. */
-async function figuresOf(ids: string[]): Promise<Map<string, Figures>> {
+async function figuresOf(organizationId: string, ids: string[]): Promise<Map<string, Figures>> {
   const out = new Map<string, Figures>();
   if (ids.length === 0) return out;
   const groups = await db.payment.groupBy({
     by: ["paymentLinkId", "status"],
-    where: { paymentLinkId: { in: ids } },
+    where: { organizationId, paymentLinkId: { in: ids } },
     _count: { _all: true },
     _sum: { amountMinor: true },
   });
@@ -113,14 +120,17 @@ export async function listPaymentLinks(actor: Actor, query: ListPaymentLinksQuer
     ...args.where,
   };
   const rows = await db.paymentLink.findMany({ ...args, where, include: withPolicy });
-  const figures = await figuresOf(rows.slice(0, query.limit).map((r) => r.id));
+  const figures = await figuresOf(
+    actor.organizationId,
+    rows.slice(0, query.limit).map((r) => r.id),
+  );
   return toPage(rows, query, (row) => toPaymentLink(row, isLive(actor), figures.get(row.id) ?? NO_FIGURES));
 }
 
 export async function getPaymentLink(actor: Actor, id: string): Promise<PaymentLink> {
   assertCan(actor, "read");
   const row = await findLink(actor, id);
-  return toPaymentLink(row, isLive(actor), (await figuresOf([row.id])).get(row.id) ?? NO_FIGURES);
+  return toPaymentLink(row, isLive(actor), (await figuresOf(actor.organizationId, [row.id])).get(row.id) ?? NO_FIGURES);
 }
 
 export async function updatePaymentLink(actor: Actor, id: string, input: UpdatePaymentLinkInput): Promise<PaymentLink> {
@@ -136,7 +146,7 @@ export async function updatePaymentLink(actor: Actor, id: string, input: UpdateP
     },
     include: withPolicy,
   });
-  return toPaymentLink(updated, isLive(actor), (await figuresOf([row.id])).get(row.id) ?? NO_FIGURES);
+  return toPaymentLink(updated, isLive(actor), (await figuresOf(actor.organizationId, [row.id])).get(row.id) ?? NO_FIGURES);
 }
 
 // ---------- the public page ----------
@@ -189,4 +199,54 @@ export async function startFromLink(
     { paymentLinkId: link.id },
   );
   return { reference: payment.reference, authorizationUrl: payment.authorizationUrl };
+}
+
+export type BuyOutcome =
+  | { kind: "started"; location: string }
+  | { kind: "form"; status: number; state: FormState }
+  | { kind: "throttled"; retryAfterSeconds: number };
+
+/**
+ * What the public page's form asks, judged: a filled honeypot (400, nothing
+ * started), unsafe text or invalid fields (422, every error at once, what was
+ * typed kept), too many starts from the address or for the link (429), then
+ * the payment started and the visitor sent to the checkout (303). A refusal
+ * of the payment service (the policy just taken off sale, …) comes back on
+ * the form with its status.
+ */
+export async function buyFromLink(link: PublicLink, fields: URLSearchParams, ip: string | null): Promise<BuyOutcome> {
+  const raw = (k: string) => fields.get(k) ?? "";
+  const values = { name: raw("name").slice(0, 200), email: raw("email").slice(0, 300), phone: raw("phone").slice(0, 60) };
+  // Filled by a bot that fills every field: refused, nothing started.
+  if (raw("website") !== "")
+    return { kind: "form", status: 400, state: { values, errors: { form: "We could not start this payment. Try again." } } };
+
+  const errors: FormState["errors"] = {};
+  for (const e of unsafeTextErrors(values)) errors[e.path as "name" | "email" | "phone"] ??= e.message;
+  const parsed = BuyFormInput.safeParse({ ...values, phone: values.phone || undefined });
+  for (const issue of parsed.error?.issues ?? []) errors[String(issue.path[0]) as keyof FormState["errors"]] ??= issue.message;
+  const phone = link.collectPhone && values.phone.trim() ? e164(values.phone, link.policy.currency) : null;
+  if (link.collectPhone && values.phone.trim() && !phone) {
+    errors.phone ??= "Enter a valid phone number, like 0803 123 4567 or +234 803 123 4567";
+  }
+  if (!parsed.success || Object.keys(errors).length > 0) return { kind: "form", status: 422, state: { values, errors } };
+
+  const allowed = await allowStart(ip, link.id);
+  if (!allowed.ok) return { kind: "throttled", retryAfterSeconds: allowed.retryAfterSeconds };
+  try {
+    const started = await startFromLink(link, { name: parsed.data.name, email: parsed.data.email, phone });
+    return { kind: "started", location: started.authorizationUrl };
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) {
+      const field = err.extra.errors?.[0];
+      const key = field?.path === "phone" ? "phone" : "form";
+      return { kind: "form", status: err.status, state: { values, errors: { [key]: field?.message ?? err.message } } };
+    }
+    logger.error({ err, paymentLinkId: link.id }, "payment link: the payment could not be started");
+    return {
+      kind: "form",
+      status: 503,
+      state: { values, errors: { form: "The payment could not be started just now. Try again in a minute." } },
+    };
+  }
 }

@@ -2,15 +2,11 @@
 // every instance shares (the REST rate limit's: the database, or Redis): per
 // client address (a person buying for a few relatives gets through; a bot
 // cannot fill the payments list), and per link (a burst from many addresses).
-import { activeCounter, type WindowCounter } from "@/server/rest/rate-limit";
+import { activeCounter, currentWindow, type WindowCounter } from "@/server/rest/rate-limit";
 
 export const PER_IP = { max: 10, windowSeconds: 10 * 60 };
 export const PER_LINK = { max: 300, windowSeconds: 10 * 60 };
 
-function windowOf(seconds: number, now = Date.now() / 1000) {
-  const start = Math.floor(now / seconds) * seconds;
-  return { start, retryAfterSeconds: Math.max(1, Math.ceil(start + seconds - now)) };
-}
 
 /** Counts one start; refused (with when to retry) once the address or the link is over its limit. */
 export async function allowStart(
@@ -22,7 +18,7 @@ export async function allowStart(
     [`buy:ip:${ip ?? "unknown"}`, PER_IP],
     [`buy:link:${linkId}`, PER_LINK],
   ] as const) {
-    const w = windowOf(rule.windowSeconds);
+    const w = currentWindow(rule.windowSeconds);
     if ((await counter(key, w.start, rule.windowSeconds, 1)) > rule.max)
       return { ok: false, retryAfterSeconds: w.retryAfterSeconds };
   }

@@ -34,6 +34,12 @@ export interface RateLimitResult {
  */
 export type WindowCounter = (key: string, windowStart: number, windowSeconds?: number, by?: number) => Promise<number>;
 
+/** The fixed window of `windowSeconds` that `now` (seconds) falls in, and how long until it ends. */
+export function currentWindow(windowSeconds: number, now = Date.now() / 1000) {
+  const start = Math.floor(now / windowSeconds) * windowSeconds;
+  return { start, retryAfterSeconds: Math.max(1, Math.ceil(start + windowSeconds - now)) };
+}
+
 export const databaseCounter: WindowCounter = async (key, windowStart, _windowSeconds, by = 1) => {
   const rows = await db.$queryRaw<{ count: number }[]>`
     INSERT INTO rate_limit_window ("organizationId", "windowStart", count)

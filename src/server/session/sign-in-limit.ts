@@ -15,7 +15,7 @@
 // TRUSTED_PROXIES forward), handed over by the auth route — never a header the
 // client sent.
 import crypto from "node:crypto";
-import { activeCounter, type WindowCounter } from "@/server/rest/rate-limit";
+import { activeCounter, currentWindow, type WindowCounter } from "@/server/rest/rate-limit";
 
 export const ACCOUNT_MAX_FAILURES = 10;
 export const ACCOUNT_WINDOW_S = 15 * 60;
@@ -25,10 +25,6 @@ export type SignInAttempt = { allowed: true; release: () => Promise<void> } | { 
 const accountKey = (email: string) =>
   `auth:sign-in:${crypto.createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}`;
 
-function currentWindow(windowSeconds: number, now = Date.now() / 1000) {
-  const start = Math.floor(now / windowSeconds) * windowSeconds;
-  return { start, retryAfterSeconds: Math.max(1, Math.ceil(start + windowSeconds - now)) };
-}
 
 /**
  * Counts a sign-in attempt for `email`. When allowed, call `release()` once the

@@ -3,20 +3,20 @@
 // checkout. Plain HTML (src/server/payment-links/page.ts), so it can answer
 // 404 (no such link), 410 (turned off, or its policy taken off sale), 422
 // (field errors, all at once) and 429 (too many tries) with a page in the
-// business's branding. Starting payments is limited per client address and
-// per link, in the store every instance shares.
+// business's branding. An adapter only: what the form may do is decided by
+// the service (`buyFromLink`: honeypot, field rules, limits per address and
+// per link, the payment itself). It is not in the operation table because
+// that table's pipeline answers JSON and problem+json; this page answers
+// HTML for every outcome.
 import { accentColors } from "@/server/organizations/accent";
 import { brandingOf } from "@/server/organizations/branding";
 import { clientIpOf } from "@/server/client-ip";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
-import { logger } from "@/server/logger";
-import { BuyFormInput } from "@/lib/schemas/payment-links";
+import { readText } from "@/server/http/body";
 import { buyPage, messagePage, type Brand, type FormState } from "@/server/payment-links/page";
-import { linkUrl, publicLink, startFromLink, type PublicLink } from "@/server/payment-links/service";
-import { allowStart } from "@/server/payment-links/throttle";
+import { buyFromLink, linkUrl, publicLink, type PublicLink } from "@/server/payment-links/service";
 import { countView } from "@/server/payment-links/views";
-import { e164 } from "@/server/phone";
 import { DEFAULT_ACCENT } from "@/server/organizations/branding";
 
 export const dynamic = "force-dynamic";
@@ -108,69 +108,30 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
   if (!link) return notFoundPage();
   if (link.gone) return gonePage(link);
   const brand = await brandOf(link);
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) {
+  // The page's own form: URL-encoded, small; read without trusting a declared size (a chunked body has none).
+  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
     return page(link, brand, { ...EMPTY, errors: { form: "Send the form from this page." } }, 415);
   }
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) {
-    return page(link, brand, { ...EMPTY, errors: { form: "This form is too large." } }, 413);
-  }
-  let form: FormData;
+  let fields: URLSearchParams;
   try {
-    form = await request.formData();
-  } catch {
-    return page(link, brand, { ...EMPTY, errors: { form: "The form could not be read. Try again." } }, 400);
-  }
-  const raw = (k: string) => {
-    const v = form.get(k);
-    return typeof v === "string" ? v : "";
-  };
-  const values = { name: raw("name").slice(0, 200), email: raw("email").slice(0, 300), phone: raw("phone").slice(0, 60) };
-  // Filled by a bot that fills every field: refused, nothing started.
-  if (raw("website") !== "") {
-    return page(link, brand, { values, errors: { form: "We could not start this payment. Try again." } }, 400);
-  }
-
-  const parsed = BuyFormInput.safeParse({ ...values, phone: values.phone || undefined });
-  const errors: FormState["errors"] = {};
-  for (const issue of parsed.error?.issues ?? []) {
-    const key = String(issue.path[0]) as keyof FormState["errors"];
-    errors[key] ??= issue.message;
-  }
-  const phone = link.collectPhone && values.phone.trim() ? e164(values.phone, link.policy.currency) : null;
-  if (link.collectPhone && values.phone.trim() && !phone) {
-    errors.phone = "Enter a valid phone number, like 0803 123 4567 or +234 803 123 4567";
-  }
-  if (!parsed.success || Object.keys(errors).length > 0) return page(link, brand, { values, errors }, 422);
-
-  const allowed = await allowStart(clientIpOf(request), link.id);
-  if (!allowed.ok) {
-    return html(
-      messagePage({
-        brand,
-        livemode: link.organization.livemode,
-        title: "Too many tries",
-        message: `Payments were started from here too often. Wait ${Math.ceil(allowed.retryAfterSeconds / 60)} minutes and try again.`,
-      }),
-      429,
-      { "Retry-After": String(allowed.retryAfterSeconds) },
-    );
-  }
-  try {
-    const started = await startFromLink(link, { name: parsed.data.name, email: parsed.data.email, phone });
-    return new Response(null, { status: 303, headers: { Location: started.authorizationUrl, "Cache-Control": "no-store" } });
+    fields = new URLSearchParams(await readText(request, MAX_FORM_BYTES));
   } catch (err) {
-    if (err instanceof AppError && err.status < 500) {
-      const field = err.extra.errors?.[0];
-      const key = field?.path === "phone" ? "phone" : "form";
-      return page(link, brand, { values, errors: { [key]: field?.message ?? err.message } }, err.status);
-    }
-    logger.error({ err, paymentLinkId: link.id }, "payment link: the payment could not be started");
-    return page(
-      link,
-      brand,
-      { values, errors: { form: "The payment could not be started just now. Try again in a minute." } },
-      503,
-    );
+    const status = err instanceof AppError ? err.status : 400;
+    return page(link, brand, { ...EMPTY, errors: { form: "The form could not be read. Try again." } }, status);
   }
+  const outcome = await buyFromLink(link, fields, clientIpOf(request));
+  if (outcome.kind === "started") {
+    return new Response(null, { status: 303, headers: { Location: outcome.location, "Cache-Control": "no-store" } });
+  }
+  if (outcome.kind === "form") return page(link, brand, outcome.state, outcome.status);
+  return html(
+    messagePage({
+      brand,
+      livemode: link.organization.livemode,
+      title: "Too many tries",
+      message: `Payments were started from here too often. Wait ${Math.ceil(outcome.retryAfterSeconds / 60)} minutes and try again.`,
+    }),
+    429,
+    { "Retry-After": String(outcome.retryAfterSeconds) },
+  );
 }
