@@ -33,4 +33,5 @@ export const EVENT_TYPES = [
   "payment.refunded",
   "coverage.cancelled",
   "payment.failed",
+  "coverage.updated",
 ] as const;

@@ -2,8 +2,18 @@ import { z } from "@/lib/messages";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 import { Refund } from "@/lib/schemas/refunds";
 
-export const COVERAGE_STATUSES = ["active", "expired", "cancelled"] as const;
+export const COVERAGE_STATUSES = ["active", "past_due", "expired", "cancelled"] as const;
 export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
+
+export const SavedCard = z
+  .object({
+    brand: z.string().describe('The card\'s scheme as the provider names it, e.g. "visa"'),
+    last4: z.string(),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+  })
+  .meta({ id: "SavedCard" });
+export type SavedCard = z.infer<typeof SavedCard>;
 
 export const Coverage = z
   .object({
@@ -12,7 +22,9 @@ export const Coverage = z
     customerEmail: z.string(),
     status: z
       .enum(COVERAGE_STATUSES)
-      .describe("cancelled once cancelled; otherwise active while endsAt is in the future, expired from endsAt on"),
+      .describe(
+        "cancelled once cancelled; otherwise active while endsAt is in the future; past_due from endsAt while an auto-renewing cover's renewal is unpaid and its grace period (graceEndsAt) runs — still valid cover; expired after that",
+      ),
     startsAt: z.iso.datetime().describe("The first purchase"),
     periodStartsAt: z.iso.datetime().describe("When the current period (what the latest payment bought) began"),
     endsAt: z.iso.datetime(),
@@ -22,6 +34,16 @@ export const Coverage = z
       .describe("Printed on its certificate of insurance; anyone can check it at `/verify/{certificateNumber}`"),
     cancelledAt: z.iso.datetime().nullable(),
     cancellationReason: z.string().nullable(),
+    autoRenew: z
+      .boolean()
+      .describe("The policyholder agreed to renew automatically: the saved card is charged at the end of each period"),
+    card: SavedCard.nullable().describe("The saved card renewals are charged to, or null"),
+    graceEndsAt: z.iso
+      .datetime()
+      .nullable()
+      .describe(
+        "An auto-renewing cover whose renewal is unpaid stays valid (past_due) until then, while the charge is retried; null when not auto-renewing",
+      ),
   })
   .meta({ id: "Coverage" });
 export type Coverage = z.infer<typeof Coverage>;
@@ -33,6 +55,17 @@ export const ListCoveragesQuery = PageQuery.extend({
   status: z.enum(COVERAGE_STATUSES).optional(),
 });
 export type ListCoveragesQuery = z.output<typeof ListCoveragesQuery>;
+
+/** PATCH /business/coverages/{id}: auto-renew on (needs a saved card) or off. */
+export const UpdateCoverageBody = z
+  .strictObject({
+    autoRenew: z
+      .boolean('autoRenew must be true or false')
+      .describe("false stops the renewal charges (the cover then ends at endsAt); true needs the policyholder's saved card"),
+  })
+  .meta({ id: "UpdateCoverageInput" });
+export const UpdateCoverageInput = UpdateCoverageBody.extend({ id: z.string().min(1).max(100) });
+export type UpdateCoverageInput = z.output<typeof UpdateCoverageInput>;
 
 export const CANCELLATION_RULES = ["cooling_off", "pro_rata", "claim_on_cover"] as const;
 export type CancellationRule = (typeof CANCELLATION_RULES)[number];

@@ -30,6 +30,12 @@ export const InitializePaymentInput = z
       .describe(
         'The customer\'s phone: international (+2348031234567) or, for a business selling in naira, a local number (08031234567); stored in E.164',
       ),
+    autoRenew: z
+      .boolean("Choose true or false for autoRenew")
+      .optional()
+      .describe(
+        "The customer's consent to renew automatically with the card they pay with. On the hosted checkout it is the box's initial state (default: on for monthly and quarterly policies, off for yearly) and the customer's choice there wins; for a payment made on the provider's own page it is the consent your page collected (default: off)",
+      ),
   })
   .meta({ id: "InitializePaymentInput" });
 export type InitializePaymentInput = z.output<typeof InitializePaymentInput>;
@@ -47,6 +53,10 @@ export const Payment = z
     createdAt: z.iso.datetime(),
     amountRefunded: z.string().describe('Refunded so far, pending or processed, e.g. "0.00"'),
     paymentLinkId: z.string().nullable().describe("The payment link it was started from, if any"),
+    renewal: z
+      .object({ periodEndsAt: z.iso.datetime(), attempt: z.number().int() })
+      .nullable()
+      .describe("A renewal charge of the saved card: the period it renews (the cover's end then) and its attempt (1–4); null for a checkout"),
   })
   .meta({ id: "Payment" });
 export type Payment = z.infer<typeof Payment>;
@@ -94,6 +104,10 @@ export const CheckoutInput = z
       .optional()
       .transform((v) => v || undefined)
       .describe("The customer's name, optional: kept on the payment and their coverage"),
+    autoRenew: z
+      .boolean()
+      .optional()
+      .describe("Renew automatically with this card at the end of each period (the agreement shown on the checkout)"),
   })
   .refine(
     (c) => {

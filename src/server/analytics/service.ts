@@ -9,7 +9,7 @@ import { toClaim } from "@/server/claims/service";
 import { displayMoney } from "@/lib/money";
 import { db } from "@/server/db/client";
 import { lossRatio } from "./loss-ratio";
-import { activeAt } from "@/server/coverages/status";
+import { validAt } from "@/server/coverages/status";
 import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
 import { AppError } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
@@ -121,7 +121,7 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
     currencyOf(orgId),
     db.policy.count({ where: { organizationId: orgId } }),
     db.policy.count({ where: { organizationId: orgId, isActive: true } }),
-    db.coverage.count({ where: { organizationId: orgId, ...activeAt(now) } }),
+    db.coverage.count({ where: { organizationId: orgId, ...validAt(now) } }),
     db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true } }),
     db.$queryRaw<{ gross: bigint; gross30: bigint; created: bigint; succeeded: bigint; failed: bigint }[]>`
       SELECT
@@ -369,7 +369,7 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
         coalesce(sum("grossMinor"), 0)::bigint AS gross,
         coalesce(sum("grossMinor" - "feesMinor" - "withdrawnMinor" + "reversedMinor"), 0)::bigint AS balance
       FROM daily_stats WHERE "organizationId" = ${orgId}`,
-    db.coverage.count({ where: { organizationId: orgId, ...activeAt(now) } }),
+    db.coverage.count({ where: { organizationId: orgId, ...validAt(now) } }),
     db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true }, _sum: { amountMinor: true } }),
     topPolicies(orgId, range, TOP_POLICIES_DASHBOARD),
     db.payment.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),

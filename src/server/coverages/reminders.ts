@@ -8,6 +8,7 @@ import { AppError, notFound } from "@/server/errors";
 import { MAIL_MAX_ATTEMPTS } from "@/server/mail/kinds";
 import type { CustomerReminder, SimulateEndInput } from "@/lib/schemas/coverage-reminders";
 import { scheduleCoverage } from "./schedule";
+import { coverageStatus } from "./status";
 import type { Coverage } from "@/lib/schemas/coverages";
 import { toCoverage } from "./service";
 
@@ -57,15 +58,17 @@ export async function listCustomerReminders(actor: Actor, customerId: string): P
 /**
  * Test mode only: the coverage now ends `endsInDays` days from now (its start
  * moved back too if it would come after), and its period is scheduled again —
- * the next job runner pass sends the reminders due and, at or after the end,
- * writes coverage.expired.
+ * the next job runner pass sends the reminders due, charges an auto-renewing
+ * cover's renewal and, at or after the end (or its grace period's), writes
+ * coverage.expired. A past_due cover's grace period ends now instead.
  */
 export async function simulateCoverageEnd(actor: Actor, input: SimulateEndInput, now = new Date()): Promise<Coverage> {
   assertCan(actor, "manage");
   const endsAt = new Date(now.getTime() + input.endsInDays * DAY_MS);
   return db.$transaction(async (tx) => {
-    const [found] = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM coverage WHERE id = ${input.coverageId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
+    const [found] = await tx.$queryRaw<{ id: string; endsAt: Date; graceEndsAt: Date | null; cancelledAt: Date | null }[]>`
+      SELECT id, "endsAt", "graceEndsAt", "cancelledAt" FROM coverage
+      WHERE id = ${input.coverageId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
     // Another organization's coverage is not found (404) before the mode is judged (409).
     if (!found) throw notFound("Coverage");
     if (isLive(actor)) {
@@ -73,6 +76,14 @@ export async function simulateCoverageEnd(actor: Actor, input: SimulateEndInput,
         "test_mode_only",
         "Simulating the end of cover works on test data only: use a test key (cd_test_…), or the dashboard's test mode, on a test coverage",
       );
+    }
+    if (input.endsInDays <= 0 && coverageStatus(found, now) === "past_due") {
+      // Past due (its renewal declined): the grace period ends now — no more tries — and the next pass expires it.
+      await tx.$executeRaw`
+        UPDATE coverage SET "graceEndsAt" = ${now}::timestamp, "lapseAt" = ${now}::timestamp, "renewAt" = NULL,
+          "cardNoticeAt" = NULL, "updatedAt" = ${now}::timestamp
+        WHERE id = ${found.id}`;
+      return toCoverage(await tx.coverage.findUniqueOrThrow({ where: { id: found.id } }), now);
     }
     await tx.$executeRaw`
       UPDATE coverage SET "endsAt" = ${endsAt}::timestamp, "startsAt" = LEAST("startsAt", ${endsAt}::timestamp), "updatedAt" = ${now}::timestamp

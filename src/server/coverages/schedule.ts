@@ -9,19 +9,50 @@ import type { Tx } from "@/server/db/client";
 /** The organization's reminder days as SQL over `organization o`: its account's, for a test twin. */
 export const REMINDER_DAYS_SQL = Prisma.sql`COALESCE((SELECT a."reminderDays" FROM organization a WHERE a.id = o."liveOrganizationId"), o."reminderDays")`;
 
+/** Days an auto-renewing cover stays valid (past_due) after its end while the renewal is retried. */
+export const GRACE_DAYS = 7;
+/** Days before the renewal charge a policyholder whose card expires first is asked to update it. */
+export const CARD_NOTICE_DAYS = 7;
+
 /**
  * The period ending at `coverage.endsAt` starts over: its first reminder is due
  * the largest of the business's reminder days before the end (none when it has
- * none), and its expiry event at the end.
+ * none); an auto-renewing cover's renewal charge at the end (no tries yet), its
+ * grace period after it, and the card notice a week before when the card
+ * expires first; its expiry event at the end — or at the grace period's end.
  */
 export async function scheduleCoverage(tx: Tx, coverage: { id: string }): Promise<void> {
   await tx.$executeRaw`
     UPDATE coverage c SET
-      "lapseAt" = c."endsAt",
+      "lapseAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) ELSE c."endsAt" END,
+      "graceEndsAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) END,
+      "renewAt" = CASE WHEN c."autoRenew" THEN c."endsAt" END,
+      "renewalAttempts" = 0,
+      "cardNoticeAt" = CASE WHEN c."autoRenew" AND ${CARD_EXPIRES_BEFORE_END} THEN c."endsAt" - make_interval(days => ${CARD_NOTICE_DAYS}) END,
       "remindAt" = CASE WHEN cardinality(${REMINDER_DAYS_SQL}) > 0
         THEN c."endsAt" - make_interval(days => (SELECT max(d) FROM unnest(${REMINDER_DAYS_SQL}) AS d)) END
     FROM organization o
     WHERE c.id = ${coverage.id} AND o.id = c."organizationId"`;
+}
+
+/** The saved card's last valid moment (the end of its expiry month) comes before the period's end. */
+const CARD_EXPIRES_BEFORE_END = Prisma.sql`c."cardExpYear" IS NOT NULL AND make_date(c."cardExpYear", c."cardExpMonth", 1) + interval '1 month' <= c."endsAt"`;
+
+/**
+ * Auto-renew was switched on or off (or the card removed) in the middle of a
+ * period: its renewal charge, grace period, card notice and expiry follow. Off
+ * during the grace period: the retries stop and the cover expires now. An
+ * expiry already written (lapseAt null) is not written again.
+ */
+export async function scheduleRenewal(tx: Tx, coverage: { id: string }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE coverage c SET
+      "graceEndsAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) END,
+      "renewAt" = CASE WHEN c."autoRenew" THEN GREATEST(c."endsAt", COALESCE(c."renewAt", c."endsAt")) END,
+      "cardNoticeAt" = CASE WHEN c."autoRenew" AND ${CARD_EXPIRES_BEFORE_END} THEN c."endsAt" - make_interval(days => ${CARD_NOTICE_DAYS}) END,
+      "lapseAt" = CASE WHEN c."lapseAt" IS NULL OR c."cancelledAt" IS NOT NULL THEN NULL
+        WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) ELSE c."endsAt" END
+    WHERE c.id = ${coverage.id}`;
 }
 
 /**

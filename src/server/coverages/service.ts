@@ -5,8 +5,8 @@ import type { Coverage as CoverageRow, Prisma } from "@/generated/prisma/client"
 import { assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
-import type { Coverage, ListCoveragesQuery } from "@/lib/schemas/coverages";
-import { activeAt, cancelled, coverageStatus, expiredAt } from "./status";
+import type { Coverage, ListCoveragesQuery, SavedCard } from "@/lib/schemas/coverages";
+import { activeAt, cancelled, coverageStatus, expiredAt, pastDueAt } from "./status";
 
 export const toCoverage = (row: CoverageRow, now = new Date()): Coverage => ({
   id: row.id,
@@ -20,9 +20,23 @@ export const toCoverage = (row: CoverageRow, now = new Date()): Coverage => ({
   certificateNumber: row.certificateNumber,
   cancelledAt: row.cancelledAt?.toISOString() ?? null,
   cancellationReason: row.cancellationReason,
+  autoRenew: row.autoRenew,
+  card: savedCardOf(row),
+  graceEndsAt: row.graceEndsAt?.toISOString() ?? null,
 });
 
-const STATUS_FILTER = { active: activeAt, expired: expiredAt, cancelled } as const;
+/** What is shown of a coverage's saved card (never its authorization). */
+export const savedCardOf = (row: {
+  cardLast4: string | null;
+  cardBrand: string | null;
+  cardExpMonth: number | null;
+  cardExpYear: number | null;
+}): SavedCard | null =>
+  row.cardLast4 && row.cardExpMonth != null && row.cardExpYear != null
+    ? { brand: row.cardBrand ?? "card", last4: row.cardLast4, expMonth: row.cardExpMonth, expYear: row.cardExpYear }
+    : null;
+
+const STATUS_FILTER = { active: activeAt, past_due: pastDueAt, expired: expiredAt, cancelled } as const;
 
 export async function listCoverages(actor: Actor, query: ListCoveragesQuery, now = new Date()): Promise<Page<Coverage>> {
   assertCan(actor, "read");

@@ -6,7 +6,7 @@ import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { toCoverage } from "@/server/coverages/service";
-import { activeAt, isActiveAt } from "@/server/coverages/status";
+import { validAt, isActiveAt } from "@/server/coverages/status";
 import { db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { literal } from "@/server/like";
@@ -37,7 +37,7 @@ async function coverageCounts(organizationId: string, emails: string[], now = ne
   const where = { organizationId, customerEmail: { in: emails } };
   const [all, active] = await Promise.all([
     db.coverage.groupBy({ by: ["customerEmail"], where, _count: { _all: true } }),
-    db.coverage.groupBy({ by: ["customerEmail"], where: { ...where, ...activeAt(now) }, _count: { _all: true } }),
+    db.coverage.groupBy({ by: ["customerEmail"], where: { ...where, ...validAt(now) }, _count: { _all: true } }),
   ]);
   const counts: Counts = new Map(all.map((g) => [g.customerEmail, { total: g._count._all, active: 0 }]));
   for (const g of active) counts.get(g.customerEmail)!.active = g._count._all;

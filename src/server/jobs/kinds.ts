@@ -16,6 +16,7 @@ import { expireUnpaidLinkPayments } from "@/server/payment-links/expiry";
 import { claimPayoutJob } from "@/server/claim-payouts/job";
 import { payoutJob } from "@/server/payouts/job";
 import { refundJob } from "@/server/refunds/job";
+import { runRenewals } from "@/server/renewals/job";
 import { webhookDeliveryJob, webhookDispatchJob } from "@/server/webhooks/jobs";
 import { passJob, type Job } from "./kind";
 
@@ -27,6 +28,16 @@ export const coverageLifecycleJob = passJob({
   run: async () => {
     const { reminders, expired } = await runCoverageLifecycle();
     return reminders + expired;
+  },
+});
+
+export const renewalJob = passJob({
+  kind: "coverage.renewals",
+  lane: "renewal",
+  // One index range read (coverage.renewAt, then cardNoticeAt) when nothing is due; it batches by itself.
+  run: async () => {
+    const r = await runRenewals();
+    return r.charged + r.stopped + r.cardNotices;
   },
 });
 
@@ -48,6 +59,7 @@ export const JOBS: readonly Job[] = [
   payoutJob,
   refundJob,
   claimPayoutJob,
+  renewalJob,
   coverageLifecycleJob,
   sweepJob,
 ];

@@ -14,7 +14,11 @@ import {
   kybApproved,
   kybRejected,
   paymentReceived,
+  cardExpiring,
+  premiumChange,
+  renewalFailed,
   renewalReminder,
+  renewalStopped,
   withdrawalFailed,
 } from "./templates";
 
@@ -135,6 +139,26 @@ async function compose(task: MailTask): Promise<Email> {
         coverageId: d.coverageId,
       });
       return { to, onBehalfOf: business, ...body };
+    }
+    case "renewal_failed": {
+      const d = dataOf(kind, task);
+      const policy = await policyName(task.organizationId, d.policyId);
+      return { to, onBehalfOf: business, ...renewalFailed({ ...d, business, policy }) };
+    }
+    case "renewal_stopped": {
+      const d = dataOf(kind, task);
+      const policy = await policyName(task.organizationId, d.policyId);
+      return { to, onBehalfOf: business, ...renewalStopped({ ...d, business, policy, organizationId: task.organizationId }) };
+    }
+    case "card_expiring": {
+      const d = dataOf(kind, task);
+      const policy = await policyName(task.organizationId, d.policyId);
+      return { to, onBehalfOf: business, ...cardExpiring({ ...d, business, policy, organizationId: task.organizationId }) };
+    }
+    case "premium_change": {
+      const d = dataOf(kind, task);
+      const policy = await policyName(task.organizationId, d.policyId);
+      return { to, onBehalfOf: business, ...premiumChange({ ...d, business, policy, organizationId: task.organizationId }) };
     }
     default:
       throw new Error(`Unknown mail kind: ${String(task.kind)}`);

@@ -13,6 +13,14 @@ export const MAIL_KINDS = [
   "kyb_rejected",
   "withdrawal_failed",
   "renewal_reminder",
+  /** To the policyholder: a renewal charge of the saved card was declined (what happens next, where to pay by hand). */
+  "renewal_failed",
+  /** To the policyholder: an auto-renewing cover was not renewed because the policy is no longer on sale. */
+  "renewal_stopped",
+  /** To the policyholder: the saved card expires before the next renewal charge. */
+  "card_expiring",
+  /** To the policyholder: the premium of an auto-renewing cover changes, and from when. */
+  "premium_change",
   /** A policyholder portal sign-in code: decided and composed by src/server/portal/auth.ts (composePortalCodeMail). */
   "portal_code",
 ] as const;
@@ -55,6 +63,38 @@ export const MAIL_DATA = {
     /** The end of the period the reminder is about. */
     endsAt: z.string(),
     daysBefore: z.number().int(),
+  }),
+  renewal_failed: z.object({
+    coverageId: z.string(),
+    policyId: z.string(),
+    /** The declined charge (its checkout page offers to pay by hand). */
+    reference: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    attempt: z.number().int(),
+    reason: z.string().nullable(),
+    /** The next try, or null when none is left. */
+    nextAttemptAt: z.string().nullable(),
+    /** Until when the cover stays valid unpaid. */
+    graceEndsAt: z.string().nullable(),
+  }),
+  renewal_stopped: z.object({ coverageId: z.string(), policyId: z.string(), endsAt: z.string() }),
+  card_expiring: z.object({
+    coverageId: z.string(),
+    policyId: z.string(),
+    /** The renewal charge the card will not last until. */
+    endsAt: z.string(),
+    last4: z.string(),
+    expMonth: z.number().int(),
+    expYear: z.number().int(),
+  }),
+  premium_change: z.object({
+    coverageId: z.string(),
+    policyId: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    /** Renewals charged at or after this time pay the new premium. */
+    from: z.string(),
   }),
   /** Nothing: whether the recipient has cover, and the code, are decided when it is sent. */
   portal_code: z.object({}),

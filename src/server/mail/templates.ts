@@ -236,3 +236,136 @@ export function renewalReminder(d: {
     }),
   };
 }
+
+const portalCoverageLink = (organizationId: string, coverageId: string) =>
+  `${env.APP_URL}/portal/${encodeURIComponent(organizationId)}/coverages/${encodeURIComponent(coverageId)}`;
+
+/** To a policyholder whose renewal charge was declined: still covered until when, the next try, and paying by hand. */
+export function renewalFailed(d: {
+  business: string;
+  policy: string;
+  amount: string;
+  currency: string;
+  reference: string;
+  attempt: number;
+  reason: string | null;
+  nextAttemptAt: string | null;
+  graceEndsAt: string | null;
+}): RenderedMail {
+  const link = `${env.APP_URL}/pay/${encodeURIComponent(d.reference)}`;
+  const until = d.graceEndsAt ? day(d.graceEndsAt) : null;
+  return {
+    subject: `We could not renew your ${d.policy} with ${d.business}`,
+    link,
+    ...layoutEmail({
+      heading: "Your renewal payment was declined",
+      paragraphs: [
+        `We tried to charge ${money(d.amount, d.currency)} to your saved card to renew your ${d.policy} with ${d.business}, and the card was declined${d.reason ? ` (${d.reason})` : ""}.`,
+        until
+          ? `You are still covered until ${until}. ${d.nextAttemptAt ? `We will try your card again on ${day(d.nextAttemptAt)}.` : "We will not try your card again."} Pay now with another card to stay covered: the card you pay with is saved for your next renewals.`
+          : "Pay now to renew your cover: the card you pay with is saved for your next renewals.",
+      ],
+      details: [
+        { label: "Policy", value: d.policy },
+        { label: "Amount", value: money(d.amount, d.currency) },
+        { label: "Attempt", value: `${d.attempt} of 4` },
+        ...(until ? [{ label: "Covered until", value: until }] : []),
+        ...(d.nextAttemptAt ? [{ label: "Next try", value: day(d.nextAttemptAt) }] : []),
+      ],
+      action: { label: "Pay now", url: link },
+      footer: `${d.business} sent you this through Coverdesk because your cover renews automatically. You can turn automatic renewal off in your policyholder portal.`,
+    }),
+  };
+}
+
+/** To a policyholder whose auto-renewing cover was not renewed: the business stopped selling the policy. */
+export function renewalStopped(d: {
+  business: string;
+  policy: string;
+  endsAt: string;
+  organizationId: string;
+  coverageId: string;
+}): RenderedMail {
+  const link = portalCoverageLink(d.organizationId, d.coverageId);
+  return {
+    subject: `Your ${d.policy} with ${d.business} was not renewed`,
+    link,
+    ...layoutEmail({
+      heading: "Your cover was not renewed",
+      paragraphs: [
+        `${d.business} no longer sells ${d.policy}, so your cover was not renewed and your card was not charged. Your cover ended on ${day(d.endsAt)}.`,
+        `Contact ${d.business} to choose another policy.`,
+      ],
+      details: [
+        { label: "Policy", value: d.policy },
+        { label: "Cover ended", value: day(d.endsAt) },
+      ],
+      action: { label: "See your cover", url: link },
+      footer: `${d.business} sent you this through Coverdesk because your cover was set to renew automatically.`,
+    }),
+  };
+}
+
+/** To a policyholder whose saved card expires before the next renewal charge. */
+export function cardExpiring(d: {
+  business: string;
+  policy: string;
+  endsAt: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  organizationId: string;
+  coverageId: string;
+}): RenderedMail {
+  const link = portalCoverageLink(d.organizationId, d.coverageId);
+  const expiry = `${String(d.expMonth).padStart(2, "0")}/${d.expYear}`;
+  return {
+    subject: `Update your card to keep your ${d.policy} renewing`,
+    link,
+    ...layoutEmail({
+      heading: "Your saved card expires before your renewal",
+      paragraphs: [
+        `Your ${d.policy} with ${d.business} renews on ${day(d.endsAt)}, but the card ending ${d.last4} expires at the end of ${expiry}.`,
+        "Renew now with your new card in the policyholder portal: the new card is saved and your cover continues from its current end, so you lose nothing.",
+      ],
+      details: [
+        { label: "Policy", value: d.policy },
+        { label: "Renews on", value: day(d.endsAt) },
+        { label: "Saved card", value: `•••• ${d.last4}, expires ${expiry}` },
+      ],
+      action: { label: "Update your card", url: link },
+      footer: `${d.business} sent you this through Coverdesk because your cover renews automatically.`,
+    }),
+  };
+}
+
+/** To a policyholder on auto-renew: the premium changes, from which renewal. */
+export function premiumChange(d: {
+  business: string;
+  policy: string;
+  amount: string;
+  currency: string;
+  from: string;
+  organizationId: string;
+  coverageId: string;
+}): RenderedMail {
+  const link = portalCoverageLink(d.organizationId, d.coverageId);
+  return {
+    subject: `The premium of your ${d.policy} with ${d.business} is changing`,
+    link,
+    ...layoutEmail({
+      heading: "Your premium is changing",
+      paragraphs: [
+        `${d.business} changed the price of ${d.policy} to ${money(d.amount, d.currency)}. Renewals charged from ${day(d.from)} on are charged the new premium; a renewal before then keeps your current one.`,
+        "If you do not want to renew at the new premium, turn automatic renewal off in your policyholder portal.",
+      ],
+      details: [
+        { label: "Policy", value: d.policy },
+        { label: "New premium", value: money(d.amount, d.currency) },
+        { label: "From", value: day(d.from) },
+      ],
+      action: { label: "Manage your cover", url: link },
+      footer: `${d.business} sent you this through Coverdesk because your cover renews automatically.`,
+    }),
+  };
+}

@@ -1,6 +1,8 @@
 // Payments, coverages and customers: the REST API and the dashboard call the same services.
 import { CustomerReminderList, SimulateEndBody, SimulateEndInput } from "@/lib/schemas/coverage-reminders";
-import { Coverage, CoverageList, ListCoveragesQuery } from "@/lib/schemas/coverages";
+import { Coverage, CoverageList, ListCoveragesQuery, UpdateCoverageBody, UpdateCoverageInput } from "@/lib/schemas/coverages";
+import { ListRenewalsQuery, RenewalList, RenewalSummary } from "@/lib/schemas/renewals";
+import { listRenewals, renewalSummary, setAutoRenew } from "@/server/renewals/service";
 import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/lib/schemas/customers";
 import { IdParam } from "@/lib/schemas/ids";
 import {
@@ -135,6 +137,70 @@ export const paymentOperations = [
     },
     handler: async ({ actor, input }) => certificateResponse(await coverageCertificate(actor, input.id)),
   }),
+  // PATCH /api/v1/business/coverages/{id} — auto-renew on or off
+  operation({
+    name: "coverages.update",
+    auth: ["apiKey", "session"],
+    permission: "write",
+    kind: "mutation",
+    input: UpdateCoverageInput,
+    output: Coverage,
+    dashboard: true,
+    rest: {
+      method: "PATCH",
+      path: "/business/coverages/{id}",
+      operationId: "updateCoverage",
+      summary: "Switch a coverage's automatic renewal",
+      description:
+        "`autoRenew: false` stops the renewal charges: the cover ends at `endsAt` (during a `past_due` grace period: now). `autoRenew: true` needs the policyholder's saved card (they agreed at the checkout) and valid cover, else 409 `invalid_state`. Writes `coverage.updated`; the same value again changes nothing.",
+      tag: "Coverages",
+      params: IdParam,
+      body: UpdateCoverageBody,
+      errors: ["invalid_state"],
+      input: ({ params, body }) => ({ id: params.id, autoRenew: body.autoRenew }),
+    },
+    handler: ({ actor, input }) => setAutoRenew(actor, input),
+  }),
+  // GET /api/v1/business/renewals — the Renewals view
+  operation({
+    name: "renewals.list",
+    auth: ["apiKey", "session"],
+    permission: "read",
+    kind: "query",
+    input: ListRenewalsQuery,
+    output: RenewalList,
+    dashboard: true,
+    rest: {
+      method: "GET",
+      path: "/business/renewals",
+      operationId: "listRenewals",
+      summary: "List renewals",
+      description:
+        "Auto-renewing covers by `view`: `due` (period ends in the next 7 days, soonest first), `past_due` (renewal declined, in the grace period, soonest lapse first, with the attempts so far, the next try and the last decline's reason) or `recovered` (renewals paid after a decline, latest first).",
+      tag: "Coverages",
+      query: ListRenewalsQuery,
+    },
+    handler: ({ actor, input }) => listRenewals(actor, input),
+  }),
+  // GET /api/v1/business/renewals/summary — recurring premium and the renewal figures
+  operation({
+    name: "renewals.summary",
+    auth: ["apiKey", "session"],
+    permission: "read",
+    kind: "query",
+    output: RenewalSummary,
+    dashboard: true,
+    rest: {
+      method: "GET",
+      path: "/business/renewals/summary",
+      operationId: "getRenewalSummary",
+      summary: "Recurring premium and renewal figures",
+      description:
+        "The recurring premium per month of valid auto-renewing covers (monthly premiums, quarterly / 3, yearly / 12), how many renew in the next 7 days, are past due, or recovered in the last 30 days, and the renewal charges paid per month over the last 6 months.",
+      tag: "Coverages",
+    },
+    handler: ({ actor }) => renewalSummary(actor),
+  }),
   /** Test mode only (409 test_mode_only live): the coverage ends in N days; the worker, woken by the mutation, does the rest. */
   operation({
     name: "coverages.simulateEnd",
@@ -150,7 +216,7 @@ export const paymentOperations = [
       operationId: "simulateCoverageEnd",
       summary: "Simulate the end of a coverage (test mode)",
       description:
-        "A test clock: the coverage's current period now ends `endsInDays` days from now (0, the default: now), and the next worker pass runs what is due — renewal reminders at their days before the end, `coverage.expiring`, and `coverage.expired` once it has ended. Test keys only: a live key → 409 `test_mode_only` (another organization's coverage → 404 first).",
+        "A test clock: the coverage's current period now ends `endsInDays` days from now (0, the default: now), and the next worker pass runs what is due — renewal reminders at their days before the end, `coverage.expiring`, an auto-renewing cover's renewal charge (sandbox card 4242… renews, `policy.renewed`; 4000 0000 0000 0341 declines, `payment.failed`, the cover is `past_due`), and `coverage.expired` once it has ended. On a `past_due` cover (its renewal declined) with `endsInDays` 0 or less, the grace period ends now instead: no more tries, and the next pass writes `coverage.expired`. Test keys only: a live key → 409 `test_mode_only` (another organization's coverage → 404 first).",
       tag: "Coverages",
       params: IdParam,
       // No body at all ends the period now.

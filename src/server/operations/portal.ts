@@ -6,7 +6,7 @@
 import { z } from "@/lib/messages";
 import { claimFormFiles, CLAIM_FILE_FIELDS } from "@/lib/schemas/claims";
 import { ClaimantAccountInput } from "@/lib/schemas/claim-payouts";
-import { PortalCancelInput } from "@/lib/schemas/coverages";
+import { PortalCancelInput, UpdateCoverageBody } from "@/lib/schemas/coverages";
 import { PortalClaimForm, PortalEmailInput, PortalSignInInput } from "@/lib/schemas/portal";
 import { clientIpOf } from "@/server/client-ip";
 import { certificateResponse } from "@/server/coverages/certificate";
@@ -27,6 +27,8 @@ import {
   filePortalClaim,
   portalAttachment,
   portalCancelCoverage,
+  portalRemoveCard,
+  portalSetAutoRenew,
   portalCancellationQuote,
   portalCertificate,
   portalSetPayoutAccount,
@@ -150,6 +152,37 @@ export const portalOperations = [
       headers: PRIVATE,
     },
     handler: ({ holder, input }) => renewCoverage(holder, input.coverageId),
+  }),
+  /** POST coverages/{coverageId}/auto-renew {autoRenew}: the policyholder switches automatic renewal. */
+  operation({
+    name: "portal.autoRenew",
+    auth: ["portal"],
+    permission: "write",
+    kind: "mutation",
+    http: {
+      method: "POST",
+      path: "/api/portal/{organizationId}/coverages/{coverageId}/auto-renew",
+      params: OrgCoverage,
+      body: UpdateCoverageBody,
+      bodyRequired: true,
+      maxBodyBytes: MAX_JSON_BYTES,
+      headers: PRIVATE,
+    },
+    handler: ({ holder, input }) => portalSetAutoRenew(holder, input.coverageId, input.autoRenew),
+  }),
+  /** DELETE coverages/{coverageId}/card: the policyholder removes the saved card; automatic renewal stops. */
+  operation({
+    name: "portal.removeCard",
+    auth: ["portal"],
+    permission: "write",
+    kind: "mutation",
+    http: {
+      method: "DELETE",
+      path: "/api/portal/{organizationId}/coverages/{coverageId}/card",
+      params: OrgCoverage,
+      headers: PRIVATE,
+    },
+    handler: ({ holder, input }) => portalRemoveCard(holder, input.coverageId),
   }),
   /** GET coverages/{coverageId}/cancellation-quote: what cancelling now would refund, by the business's rule. */
   operation({

@@ -7,12 +7,12 @@ import { brandingOf } from "@/server/organizations/branding";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { newReference } from "./dto";
-import { providerOf } from "./provider";
+import { providerOf, sandboxAuthorization, SANDBOX_CARDS } from "./provider";
 import { settleFromProvider } from "./remote";
 import type { CheckoutInput } from "@/lib/schemas/payments";
 import { settlePayment } from "./settle";
 
-export const SANDBOX_CARDS = { success: "4242424242424242", declined: "4000000000000002" } as const;
+export { SANDBOX_CARDS };
 
 export interface CheckoutView {
   reference: string;
@@ -36,6 +36,8 @@ export interface CheckoutView {
    */
   payOn: "card" | "provider" | "unavailable";
   authorizationUrl: string;
+  /** The "Renew automatically" box as it starts: the consent given at initialize, else on for monthly and quarterly policies. */
+  autoRenew: boolean;
   /** The business's policyholder portal (the customer's cover, certificate, renewals and claims). */
   portalPath: string;
 }
@@ -72,6 +74,7 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
     payOn: !provider ? "unavailable" : provider.name === "sandbox" ? "card" : "provider",
     authorizationUrl: row.authorizationUrl,
     portalPath: `/portal/${row.organizationId}`,
+    autoRenew: row.autoRenew ?? row.policy.duration !== "yearly",
   };
 }
 
@@ -97,16 +100,21 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
     await settlePayment(reference, "failed", { failureReason: "The card was declined", customerName: card.name });
     throw new AppError("card_declined", "The card was declined. Start a new payment to try again.");
   }
-  if (card.cardNumber !== SANDBOX_CARDS.success) {
+  if (card.cardNumber !== SANDBOX_CARDS.success && card.cardNumber !== SANDBOX_CARDS.declinesLater) {
     throw new AppError(
       "validation_failed",
-      "cardNumber: this sandbox accepts 4242 4242 4242 4242 (and declines 4000 0000 0000 0002)",
+      "cardNumber: this sandbox accepts 4242 4242 4242 4242 (and 4000 0000 0000 0341, which pays once and declines its renewals; 4000 0000 0000 0002 is declined)",
       {
         errors: [{ path: "cardNumber", message: "use the sandbox card 4242 4242 4242 4242" }],
       },
     );
   }
-  await settlePayment(reference, "success", { customerName: card.name });
+  await settlePayment(reference, "success", {
+    customerName: card.name,
+    // The sandbox's cards can be charged again; saved only when the customer agreed to renew automatically.
+    card: sandboxAuthorization(card.cardNumber, card.expMonth, card.expYear),
+    autoRenew: card.autoRenew,
+  });
   return { reference, status: "success" };
 }
 

@@ -17,6 +17,10 @@ export const toPayment = (row: PaymentRow): Payment => ({
   createdAt: row.createdAt.toISOString(),
   amountRefunded: formatMinor(row.refundedMinor, row.currency),
   paymentLinkId: row.paymentLinkId,
+  renewal:
+    row.renewalPeriodEndsAt && row.renewalAttempt
+      ? { periodEndsAt: row.renewalPeriodEndsAt.toISOString(), attempt: row.renewalAttempt }
+      : null,
 });
 
 /** Unguessable and URL-safe: the reference is the capability to pay. */

@@ -13,17 +13,68 @@ export interface ProviderInit {
   callbackUrl?: string | null;
 }
 
+/** A card the provider lets us charge again (Paystack's reusable `authorization`). */
+export interface CardAuthorization {
+  /** The provider's handle for charging it again: a secret, stored sealed. */
+  code: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
 export interface ProviderVerification {
   status: "pending" | "success" | "failed";
   /** What the provider charged, in minor units of `currency`. */
   amountMinor?: bigint;
   currency?: string;
+  /** The card of a successful charge when the provider says it can be charged again. */
+  authorization?: CardAuthorization;
+  /** The provider's words on a failed charge (a decline's reason). */
+  gatewayResponse?: string;
+}
+
+export interface ChargeInit {
+  reference: string;
+  authorizationCode: string;
+  amountMinor: bigint;
+  currency: string;
+  email: string;
 }
 
 export interface PaymentProvider {
   readonly name: "sandbox" | "paystack";
   initialize(p: ProviderInit): Promise<{ authorizationUrl: string }>;
   verify(reference: string): Promise<ProviderVerification>;
+  /**
+   * Charges a saved card (a renewal). The reference is the charge's own and
+   * derived from what it pays for: sent again (after a crash), the provider
+   * refuses it as a duplicate and the first charge's outcome is verified.
+   */
+  chargeAuthorization(c: ChargeInit): Promise<ProviderVerification>;
+}
+
+/**
+ * The sandbox's cards: 4242… pays and can be charged again; 4000 0000 0000
+ * 0341 pays once and declines every later charge (a renewal's decline);
+ * 4000 0000 0000 0002 is declined at the checkout.
+ */
+export const SANDBOX_CARDS = {
+  success: "4242424242424242",
+  declined: "4000000000000002",
+  declinesLater: "4000000000000341",
+} as const;
+
+/** The saved-card handle of a sandbox card: which card it is, and a random part. */
+export function sandboxAuthorization(cardNumber: string, expMonth: number, expYear: number): CardAuthorization {
+  const later = cardNumber === SANDBOX_CARDS.declinesLater;
+  return {
+    code: `AUTH_sandbox_${later ? "0341" : "4242"}_${crypto.randomBytes(8).toString("hex")}`,
+    brand: "visa",
+    last4: cardNumber.slice(-4),
+    expMonth,
+    expYear,
+  };
 }
 
 export const checkoutUrl = (reference: string) => `${env.APP_URL}/pay/${reference}`;
@@ -37,7 +88,56 @@ export const sandboxProvider: PaymentProvider = {
   async verify() {
     return { status: "pending" };
   },
+  // Decided by the card, the same every time it is sent (as a duplicate reference is answered by verify).
+  async chargeAuthorization(c) {
+    if (!c.authorizationCode.startsWith("AUTH_sandbox_"))
+      return { status: "failed", gatewayResponse: "This saved card is not the sandbox's" };
+    if (c.authorizationCode.startsWith("AUTH_sandbox_0341_"))
+      return { status: "failed", gatewayResponse: "Declined: insufficient funds (sandbox card 4000 0000 0000 0341)" };
+    return { status: "success", amountMinor: c.amountMinor, currency: c.currency };
+  },
 };
+
+const text = (v: unknown) => (typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : "");
+
+/** Paystack's `authorization` of a transaction, when it is a card that can be charged again. */
+function reusableAuthorization(a: unknown): CardAuthorization | undefined {
+  if (!a || typeof a !== "object") return undefined;
+  const r = a as Record<string, unknown>;
+  const expMonth = Number.parseInt(text(r.exp_month), 10);
+  const expYear = Number.parseInt(text(r.exp_year), 10);
+  if (r.reusable !== true || typeof r.authorization_code !== "string" || !r.authorization_code) return undefined;
+  if (!/^\d{4}$/.test(text(r.last4)) || !(expMonth >= 1 && expMonth <= 12) || !(expYear >= 2000 && expYear <= 2200))
+    return undefined;
+  return {
+    code: r.authorization_code,
+    brand: (text(r.brand) || text(r.card_type) || "card").toLowerCase().slice(0, 40),
+    last4: text(r.last4),
+    expMonth,
+    expYear,
+  };
+}
+
+/** A transaction as Paystack describes it (verify, charge_authorization). */
+function verification(data: Record<string, unknown>): ProviderVerification {
+  const status =
+    data.status === "success"
+      ? "success"
+      : data.status === "failed" || data.status === "abandoned" || data.status === "reversed"
+        ? "failed"
+        : "pending";
+  const currency = typeof data.currency === "string" ? data.currency.toUpperCase() : undefined;
+  // An amount that is no whole number of our minor units is unknown: never equal to a price.
+  const amountMinor = fromPaystackAmount(data.amount, currency ?? "NGN") ?? undefined;
+  const gatewayResponse = text(data.gateway_response).slice(0, 200) || undefined;
+  return {
+    status,
+    amountMinor,
+    currency,
+    gatewayResponse,
+    authorization: status === "success" ? reusableAuthorization(data.authorization) : undefined,
+  };
+}
 
 export function paystackProvider(secretKey: string, baseUrl: string): PaymentProvider {
   const call = async (path: string, init?: RequestInit) => {
@@ -82,13 +182,27 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
       return { authorizationUrl: data.authorization_url };
     },
     async verify(reference) {
-      const data = await call(`/transaction/verify/${encodeURIComponent(reference)}`);
-      const status =
-        data.status === "success" ? "success" : data.status === "failed" || data.status === "abandoned" ? "failed" : "pending";
-      const currency = typeof data.currency === "string" ? data.currency.toUpperCase() : undefined;
-      // An amount that is no whole number of our minor units is unknown: never equal to a price.
-      const amountMinor = fromPaystackAmount(data.amount, currency ?? "NGN") ?? undefined;
-      return { status, amountMinor, currency };
+      return verification(await call(`/transaction/verify/${encodeURIComponent(reference)}`));
+    },
+    async chargeAuthorization(c) {
+      try {
+        const data = await call("/transaction/charge_authorization", {
+          method: "POST",
+          body: JSON.stringify({
+            email: c.email,
+            amount: String(toPaystackAmount(c.amountMinor, c.currency)),
+            currency: c.currency,
+            authorization_code: c.authorizationCode,
+            reference: c.reference,
+          }),
+        });
+        return verification(data);
+      } catch (err) {
+        // Sent before (a crash between the charge and our commit): its outcome is the first charge's.
+        if (err instanceof AppError && /duplicate/i.test(err.message))
+          return verification(await call(`/transaction/verify/${encodeURIComponent(c.reference)}`));
+        throw err;
+      }
     },
   };
 }

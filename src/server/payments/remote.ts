@@ -5,7 +5,7 @@ import { db } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { formatMinor } from "@/lib/money";
 import { logger } from "@/server/logger";
-import { providerOf } from "./provider";
+import { providerOf, type ProviderVerification } from "./provider";
 import { settlePayment } from "./settle";
 
 /**
@@ -22,34 +22,55 @@ export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
   }
   const result = await provider.verify(row.reference);
   if (result.status === "pending") return row;
-  let outcome = result.status;
-  const who = provider.name === "paystack" ? "Paystack" : provider.name;
-  let failureReason = outcome === "failed" ? `${who} reported the charge as failed` : undefined;
-  if (outcome === "success" && (result.amountMinor !== row.amountMinor || result.currency !== row.currency)) {
-    outcome = "failed";
-    const charged =
-      result.amountMinor === undefined || !result.currency
-        ? "an unreported amount"
-        : `${formatMinor(result.amountMinor, result.currency)} ${result.currency}`;
-    failureReason = `${who} charged ${charged} instead of ${formatMinor(row.amountMinor, row.currency)} ${row.currency}: not credited`;
-    logger.error(
-      {
-        reference: row.reference,
-        reason: "charged amount or currency differs from the payment's",
-        expected: { amountMinor: String(row.amountMinor), currency: row.currency },
-        got: { amountMinor: String(result.amountMinor), currency: result.currency },
-      },
-      "payment failed: the provider charged another amount",
-    );
-  }
+  const { outcome, failureReason } = judgeCharge(row, { ...result, status: result.status }, provider.name);
   try {
-    return (await settlePayment(row.reference, outcome, { failureReason })).payment;
+    return (await settlePayment(row.reference, outcome, { failureReason, card: result.authorization })).payment;
   } catch (err) {
     if (err instanceof AppError && err.code === "payment_not_pending") {
       return db.payment.findUniqueOrThrow({ where: { id: row.id } });
     }
     throw err;
   }
+}
+
+const providerWord = (name: string) => (name === "paystack" ? "Paystack" : name);
+
+/**
+ * What a provider's answer on a charge means for the payment: a success only
+ * for exactly the amount and currency asked for — any other charge fails the
+ * payment (nothing credited, no cover) and is logged for review.
+ */
+export function judgeCharge(
+  row: { reference: string; amountMinor: bigint; currency: string },
+  result: ProviderVerification & { status: "success" | "failed" },
+  providerName: string,
+): { outcome: "success" | "failed"; failureReason?: string } {
+  const who = providerWord(providerName);
+  if (result.status === "failed")
+    return {
+      outcome: "failed",
+      failureReason: result.gatewayResponse
+        ? `${who} declined the charge: ${result.gatewayResponse}`
+        : `${who} reported the charge as failed`,
+    };
+  if (result.amountMinor === row.amountMinor && result.currency === row.currency) return { outcome: "success" };
+  const charged =
+    result.amountMinor === undefined || !result.currency
+      ? "an unreported amount"
+      : `${formatMinor(result.amountMinor, result.currency)} ${result.currency}`;
+  logger.error(
+    {
+      reference: row.reference,
+      reason: "charged amount or currency differs from the payment's",
+      expected: { amountMinor: String(row.amountMinor), currency: row.currency },
+      got: { amountMinor: String(result.amountMinor), currency: result.currency },
+    },
+    "payment failed: the provider charged another amount",
+  );
+  return {
+    outcome: "failed",
+    failureReason: `${who} charged ${charged} instead of ${formatMinor(row.amountMinor, row.currency)} ${row.currency}: not credited`,
+  };
 }
 
 /** A provider webhook told us a reference's outcome: confirm it with the provider, then settle. */

@@ -66,6 +66,7 @@ export async function initializePayment(
           customerName: input.name ?? null,
           customerPhone: phone,
           paymentLinkId: source.paymentLinkId ?? null,
+          autoRenew: input.autoRenew ?? null,
         },
       });
     });

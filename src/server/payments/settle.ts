@@ -15,7 +15,10 @@ import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
 import { platformFee } from "@/server/ledger/fees";
 import { logger } from "@/server/logger";
+import { renewalDeclined } from "@/server/renewals/dunning";
+import { setPeriodTerms } from "@/server/renewals/terms";
 import { toPayment } from "./dto";
+import type { CardAuthorization } from "./provider";
 
 const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
 const newId = () =>
@@ -30,10 +33,20 @@ export interface Settlement {
   coverage: CoverageRow | null;
 }
 
+export interface SettleOptions {
+  now?: Date;
+  failureReason?: string;
+  customerName?: string | null;
+  /** The card paid with, when the provider lets it be charged again (saved only with the customer's consent). */
+  card?: CardAuthorization;
+  /** The customer's answer to "Renew automatically" on the checkout (overrides the one given at initialize). */
+  autoRenew?: boolean;
+}
+
 export async function settlePayment(
   reference: string,
   outcome: "success" | "failed",
-  { now = new Date(), failureReason, customerName }: { now?: Date; failureReason?: string; customerName?: string | null } = {},
+  { now = new Date(), failureReason, customerName, card, autoRenew }: SettleOptions = {},
 ): Promise<Settlement> {
   return db.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ id: string; status: string }[]>`
@@ -47,6 +60,8 @@ export async function settlePayment(
       const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason, ...named } });
       // Declined, refused by the provider, or expired unpaid: with why.
       await recordEvent(tx, payment.organizationId, "payment.failed", { ...toPayment(payment), failureReason }, reference);
+      // A declined renewal: the cover is past due, the next try is planned and the policyholder told.
+      if (payment.renewalAttempt) await renewalDeclined(tx, payment, now);
       return { payment, coverage: null };
     }
 
@@ -96,6 +111,8 @@ export async function settlePayment(
     // payments of the same customer settle at once. A cancelled coverage is
     // not extended: the payment buys a new period from now (a purchase again).
     const interval = INTERVAL[policy.duration];
+    // A renewal paid during an unpaid renewal's grace period (a retry, or by hand) continues from
+    // the old end: the cover stayed valid, so the new period starts where the paid one stopped.
     const [before] = await tx.$queryRaw<{ cancelled: boolean }[]>`
       SELECT "cancelledAt" IS NOT NULL AS cancelled FROM coverage
       WHERE "policyId" = ${policy.id} AND "customerEmail" = ${pending.email} FOR UPDATE`;
@@ -103,8 +120,8 @@ export async function settlePayment(
       INSERT INTO coverage (id, "organizationId", "policyId", "customerEmail", "customerName", "startsAt", "periodStartsAt", "endsAt", "renewalCount", "certificateNumber", "createdAt", "updatedAt")
       VALUES (${newId()}, ${pending.organizationId}, ${policy.id}, ${pending.email}, ${name}, ${now}, ${now}, ${now}::timestamp + ${interval}::interval, 0, ${newCertificateNumber()}, ${now}, ${now})
       ON CONFLICT ("policyId", "customerEmail") DO UPDATE SET
-        "periodStartsAt" = CASE WHEN coverage."cancelledAt" IS NULL THEN GREATEST(coverage."endsAt", EXCLUDED."startsAt") ELSE EXCLUDED."startsAt" END,
-        "endsAt" = CASE WHEN coverage."cancelledAt" IS NULL THEN GREATEST(coverage."endsAt", EXCLUDED."startsAt") ELSE EXCLUDED."startsAt" END + ${interval}::interval,
+        "periodStartsAt" = CASE WHEN coverage."cancelledAt" IS NOT NULL THEN EXCLUDED."startsAt" WHEN coverage."graceEndsAt" > EXCLUDED."startsAt" THEN coverage."endsAt" ELSE GREATEST(coverage."endsAt", EXCLUDED."startsAt") END,
+        "endsAt" = CASE WHEN coverage."cancelledAt" IS NOT NULL THEN EXCLUDED."startsAt" WHEN coverage."graceEndsAt" > EXCLUDED."startsAt" THEN coverage."endsAt" ELSE GREATEST(coverage."endsAt", EXCLUDED."startsAt") END + ${interval}::interval,
         "renewalCount" = coverage."renewalCount" + CASE WHEN coverage."cancelledAt" IS NULL THEN 1 ELSE 0 END,
         "cancelledAt" = NULL,
         "cancellationReason" = NULL,
@@ -112,9 +129,17 @@ export async function settlePayment(
         "updatedAt" = EXCLUDED."updatedAt"
       RETURNING *, (xmax = 0) AS inserted`;
     if (!upserted) throw new Error("coverage upsert returned nothing");
-    const { inserted, ...coverage } = upserted;
-    // The new period's reminders and its expiry event are due again.
-    await scheduleCoverage(tx, coverage);
+    const { inserted, ...upsertedRow } = upserted;
+    // What the period cost (the next renewal's price, unless a new one was announced in time:
+    // src/server/renewals/pricing.ts), and the card and consent the checkout gave.
+    await setPeriodTerms(tx, upsertedRow, {
+      premiumMinor: pending.amountMinor,
+      consent: autoRenew ?? pending.autoRenew ?? null,
+      card: card ? { ...card, provider: pending.provider } : null,
+    });
+    // The new period's reminders, renewal charge and expiry event are due again.
+    await scheduleCoverage(tx, upsertedRow);
+    const coverage = await tx.coverage.findUniqueOrThrow({ where: { id: upsertedRow.id } });
     const purchased = inserted || before?.cancelled === true;
 
     // The customer (one per email), with running totals for the customers list.
@@ -136,6 +161,7 @@ export async function settlePayment(
         feeMinor: fee,
         coverageId: coverage.id,
         coverageAction: purchased ? "purchased" : "renewed",
+        ...(autoRenew !== undefined ? { autoRenew } : {}),
         ...named,
       },
     });

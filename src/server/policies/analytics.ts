@@ -8,7 +8,7 @@ import type { PolicyAnalyticsQuery } from "@/lib/schemas/analytics";
 import { bucketsOf, bucketStart, ratio, resolveRange } from "@/server/analytics/service";
 import { lossRatio } from "@/server/analytics/loss-ratio";
 import { db } from "@/server/db/client";
-import { activeAt } from "@/server/coverages/status";
+import { validAt } from "@/server/coverages/status";
 import type { PolicyAnalytics } from "@/lib/schemas/policies";
 import { findPolicy } from "./service";
 
@@ -28,7 +28,7 @@ export async function getPolicyAnalytics(
 
   const [days, active, losses] = await Promise.all([
     db.policyDailyStats.findMany({ where: { ...scope, day: { gte: range.start, lt: range.end } } }),
-    db.coverage.count({ where: { ...scope, ...activeAt(now) } }),
+    db.coverage.count({ where: { ...scope, ...validAt(now) } }),
     // The rollup counts claims filed, not how their review ended: the one loss ratio (analytics/loss-ratio.ts).
     lossRatio(scope, range),
   ]);

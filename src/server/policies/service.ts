@@ -3,6 +3,7 @@ import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { literal } from "@/server/like";
+import { announcePrice } from "@/server/renewals/service";
 import { db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
@@ -76,18 +77,24 @@ export async function createPolicy(actor: Actor, input: CreatePolicyInput): Prom
 export async function updatePolicy(actor: Actor, id: string, input: UpdatePolicyInput): Promise<Policy> {
   assertCan(actor, "manage");
   const row = await findPolicy(actor, id);
-  const updated = await db.policy.update({
-    where: { id: row.id },
-    data: {
+  const priceMinor = optionalMinorOf(input.price, row.currency, "price");
+  const updated = await db.$transaction(async (tx) => {
+    const policy = await tx.policy.update({
+      where: { id: row.id },
+      data: {
       name: input.name,
       type: input.type,
       duration: input.duration,
-      priceMinor: optionalMinorOf(input.price, row.currency, "price"),
-      description: input.description === undefined ? undefined : input.description || null,
-      coverage: input.coverage === undefined ? undefined : input.coverage || null,
-      benefits: input.benefits,
-      exclusions: input.exclusions,
-    },
+        priceMinor,
+        description: input.description === undefined ? undefined : input.description || null,
+        coverage: input.coverage === undefined ? undefined : input.coverage || null,
+        benefits: input.benefits,
+        exclusions: input.exclusions,
+      },
+    });
+    // Auto-renewing covers are told, and renew at the new price only from 14 days on (renewals/service.ts).
+    if (priceMinor !== undefined && priceMinor !== row.priceMinor) await announcePrice(tx, policy, new Date());
+    return policy;
   });
   return toPolicy(updated);
 }

@@ -20,7 +20,9 @@ import { storageNamed } from "@/server/files/storage";
 import { initializePayment } from "@/server/payments/service";
 import { formatMinor } from "@/lib/money";
 import { portalUrl, type PortalSession } from "./auth";
-import type { PortalCancelInput } from "@/lib/schemas/coverages";
+import type { CoverageStatus, PortalCancelInput, SavedCard } from "@/lib/schemas/coverages";
+import { savedCardOf } from "@/server/coverages/service";
+import { removeCardOf, setAutoRenewOf } from "@/server/renewals/service";
 import type { PortalClaimInput } from "@/lib/schemas/portal";
 
 const LIST_LIMIT = 50;
@@ -29,12 +31,17 @@ export interface PortalCoverage {
   id: string;
   certificateNumber: string;
   verifyUrl: string;
-  status: "active" | "expired" | "cancelled";
+  status: CoverageStatus;
   startsAt: string;
   periodStartsAt: string;
   endsAt: string;
   renewalCount: number;
   cancelledAt: string | null;
+  /** Renews automatically with the saved card at the end of each period. */
+  autoRenew: boolean;
+  card: SavedCard | null;
+  /** past_due: valid until then while the renewal is tried again. */
+  graceEndsAt: string | null;
   policy: { id: string; name: string; type: string; duration: string; price: string; currency: string; onSale: boolean };
 }
 
@@ -76,6 +83,12 @@ const coverageSelect = {
   cancelledAt: true,
   renewalCount: true,
   customerName: true,
+  autoRenew: true,
+  graceEndsAt: true,
+  cardBrand: true,
+  cardLast4: true,
+  cardExpMonth: true,
+  cardExpYear: true,
   policy: { select: { id: true, name: true, type: true, duration: true, priceMinor: true, currency: true, isActive: true } },
 } as const;
 
@@ -88,6 +101,12 @@ type CoverageRow = {
   cancelledAt: Date | null;
   renewalCount: number;
   customerName?: string | null;
+  autoRenew: boolean;
+  graceEndsAt: Date | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  cardExpMonth: number | null;
+  cardExpYear: number | null;
   policy: { id: string; name: string; type: string; duration: string; priceMinor: bigint; currency: string; isActive: boolean };
 };
 
@@ -101,6 +120,9 @@ const toPortalCoverage = (c: CoverageRow, now: Date): PortalCoverage => ({
   endsAt: c.endsAt.toISOString(),
   cancelledAt: c.cancelledAt?.toISOString() ?? null,
   renewalCount: c.renewalCount,
+  autoRenew: c.autoRenew,
+  card: savedCardOf(c),
+  graceEndsAt: c.graceEndsAt?.toISOString() ?? null,
   policy: {
     id: c.policy.id,
     name: c.policy.name,
@@ -260,6 +282,8 @@ export async function renewCoverage(
   if (!row.policy.isActive)
     throw new AppError("policy_inactive", "This policy is no longer sold, so it cannot be renewed here. Contact the business.");
   const payment = await initializePayment(await holderActor(s), {
+    // The checkout's "Renew automatically" box starts as the cover is now.
+    autoRenew: row.autoRenew,
     policyId: row.policy.id,
     amount: GivenAmount.ofMinor(row.policy.priceMinor, row.policy.currency),
     email: s.email,
@@ -268,6 +292,20 @@ export async function renewCoverage(
     name: row.customerName ?? undefined,
   });
   return { reference: payment.reference, authorizationUrl: payment.authorizationUrl };
+}
+
+/** The policyholder switches automatic renewal of one of their coverages. */
+export async function portalSetAutoRenew(s: PortalSession, coverageId: string, autoRenew: boolean) {
+  if (!/^[\w-]{1,100}$/.test(coverageId)) throw notFound("Coverage");
+  const c = await setAutoRenewOf({ organizationId: s.organizationId, customerEmail: s.email }, coverageId, autoRenew);
+  return { autoRenew: c.autoRenew, card: c.card, status: c.status };
+}
+
+/** The policyholder removes the saved card of one of their coverages (automatic renewal stops with it). */
+export async function portalRemoveCard(s: PortalSession, coverageId: string) {
+  if (!/^[\w-]{1,100}$/.test(coverageId)) throw notFound("Coverage");
+  const c = await removeCardOf({ organizationId: s.organizationId, customerEmail: s.email }, coverageId);
+  return { autoRenew: c.autoRenew, card: c.card, status: c.status };
 }
 
 /** What cancelling one of the policyholder's coverages now would refund. */

@@ -40,6 +40,8 @@ export function CheckoutForm({
   payOn,
   authorizationUrl,
   defaultName = "",
+  autoRenewDefault = false,
+  renewalTerms,
 }: {
   reference: string;
   initialStatus: Status;
@@ -51,12 +53,19 @@ export function CheckoutForm({
   authorizationUrl: string;
   /** What the customer already gave as their name (a payment link's form). */
   defaultName?: string;
+  /** The "Renew automatically" box's first state. */
+  autoRenewDefault?: boolean;
+  /** What automatic renewal charges: e.g. "₦5,000.00 every month". */
+  renewalTerms: string;
 }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
   const [error, setError] = useState<string | null>(null);
   const [retrying, setRetrying] = useState(false);
-  const form = useForm<CardValues>({ resolver, defaultValues: { name: defaultName, cardNumber: "", expiry: "", cvc: "" } });
+  const form = useForm<CardValues>({
+    resolver,
+    defaultValues: { name: defaultName, cardNumber: "", expiry: "", cvc: "", autoRenew: autoRenewDefault },
+  });
   const expiry = form.register("expiry");
   const { errors, isSubmitting } = form.formState;
   const returnUrl = callbackUrl
@@ -73,6 +82,7 @@ export function CheckoutForm({
       expMonth: month,
       expYear: year,
       cvc: parsed.cvc,
+      autoRenew: parsed.autoRenew,
       ...(parsed.name ? { name: parsed.name } : {}),
     });
     if (res.ok) {
@@ -175,7 +185,7 @@ export function CheckoutForm({
       <Field
         id="card-number"
         label="Card number"
-        hint="Sandbox: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined."
+        hint="Sandbox: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 pays once and declines its renewals."
         error={errors.cardNumber?.message}
       >
         <Input
@@ -214,6 +224,24 @@ export function CheckoutForm({
             {...form.register("cvc")}
           />
         </Field>
+      </div>
+      <div className="flex items-start gap-3 rounded-md border border-slate-200 p-3">
+        <input
+          id="auto-renew"
+          type="checkbox"
+          className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 accent-[var(--accent)]"
+          aria-describedby="auto-renew-terms"
+          {...form.register("autoRenew")}
+        />
+        <div className="text-sm">
+          <label htmlFor="auto-renew" className="font-medium text-slate-900">
+            Renew automatically
+          </label>
+          <p id="auto-renew-terms" className="mt-0.5 text-slate-600">
+            I agree that {businessName} charges this card {renewalTerms} when my cover ends, until I turn automatic renewal off
+            in the policyholder portal. If a charge fails I stay covered for 7 days while it is tried again.
+          </p>
+        </div>
       </div>
       <Button
         type="submit"

@@ -6,6 +6,8 @@ import { displayMoney } from "@/lib/money-format";
 import { getCheckout, type CheckoutView } from "@/server/payments/checkout";
 import { CheckoutForm } from "./checkout-form";
 
+const PERIOD_WORD: Record<string, string> = { monthly: "month", quarterly: "quarter", yearly: "year" };
+
 export const metadata: Metadata = { title: "Checkout", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
@@ -36,6 +38,8 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
           authorizationUrl={checkout.authorizationUrl}
           portalPath={checkout.portalPath}
           defaultName={checkout.customerName ?? ""}
+          autoRenewDefault={checkout.autoRenew}
+          renewalTerms={`${displayMoney(checkout.amount, checkout.currency)} every ${PERIOD_WORD[checkout.policy.duration] ?? "period"}`}
         />
       </div>
     </Frame>

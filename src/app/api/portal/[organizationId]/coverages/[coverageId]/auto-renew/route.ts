@@ -1,0 +1,7 @@
+// POST /api/portal/{organizationId}/coverages/{coverageId}/auto-renew — switch automatic renewal (the operation pipeline: src/server/operations/)
+import { handleAppRequest } from "@/server/operations/pipeline";
+
+export const dynamic = "force-dynamic";
+
+const handler = (request: Request) => handleAppRequest(request);
+export { handler as POST };

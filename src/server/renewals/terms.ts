@@ -1,0 +1,59 @@
+// What a paid period leaves on its coverage for the next renewal: the premium
+// it cost, the card to charge and the policyholder's consent. Written in the
+// settlement's transaction, before the period is scheduled.
+import type { Coverage as CoverageRow } from "@/generated/prisma/client";
+import type { Tx } from "@/server/db/client";
+import type { CardAuthorization } from "@/server/payments/provider";
+import { seal } from "@/server/seal";
+
+/** The seal purpose of saved cards' reusable authorizations. */
+export const CARD_SEAL = "card-authorization";
+
+/** The card columns of a coverage, all null: no saved card. */
+export const NO_CARD = {
+  cardProvider: null,
+  cardAuthorizationSealed: null,
+  cardBrand: null,
+  cardLast4: null,
+  cardExpMonth: null,
+  cardExpYear: null,
+} as const;
+
+export async function setPeriodTerms(
+  tx: Tx,
+  row: CoverageRow,
+  terms: {
+    premiumMinor: bigint;
+    /** The customer's "Renew automatically": true, false, or null when not asked (nothing changes). */
+    consent: boolean | null;
+    card: (CardAuthorization & { provider: string }) | null;
+  },
+): Promise<void> {
+  // An announced price is used up once a period starting at or after its date is paid.
+  const announcedUsed = row.nextPremiumFrom !== null && row.nextPremiumFrom.getTime() <= row.periodStartsAt.getTime();
+  const cardData =
+    terms.consent === true && terms.card
+      ? {
+          autoRenew: true,
+          cardProvider: terms.card.provider,
+          cardAuthorizationSealed: seal(CARD_SEAL, terms.card.code),
+          cardBrand: terms.card.brand,
+          cardLast4: terms.card.last4,
+          cardExpMonth: terms.card.expMonth,
+          cardExpYear: terms.card.expYear,
+        }
+      : terms.consent === true
+        ? // Consent without a card that can be charged again: on only with the card already saved.
+          { autoRenew: row.cardAuthorizationSealed !== null }
+        : terms.consent === false
+          ? { autoRenew: false, ...NO_CARD }
+          : {};
+  await tx.coverage.update({
+    where: { id: row.id },
+    data: {
+      premiumMinor: terms.premiumMinor,
+      ...(announcedUsed ? { nextPremiumMinor: null, nextPremiumFrom: null } : {}),
+      ...cardData,
+    },
+  });
+}
