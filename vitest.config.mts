@@ -27,6 +27,7 @@ const ISOLATED = [
   "src/server/payouts/paystack-recipient.test.ts",
   "src/server/payouts/paystack-transfers.test.ts",
   "src/server/refunds/paystack.test.ts",
+  "src/server/renewals/paystack.test.ts",
   "src/server/webhooks/delivery.test.ts",
   "src/server/webhooks/service.test.ts",
   "src/server/webhooks/url-safety.test.ts",

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import { fromPaystackAmount, toPaystackAmount } from "./paystack-amount";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
+import { paystack } from "@/server/payouts/paystack-transfers";
 
 export interface ProviderInit {
   reference: string;
@@ -185,24 +186,20 @@ export function paystackProvider(secretKey: string, baseUrl: string): PaymentPro
       return verification(await call(`/transaction/verify/${encodeURIComponent(reference)}`));
     },
     async chargeAuthorization(c) {
-      try {
-        const data = await call("/transaction/charge_authorization", {
-          method: "POST",
-          body: JSON.stringify({
-            email: c.email,
-            amount: String(toPaystackAmount(c.amountMinor, c.currency)),
-            currency: c.currency,
-            authorization_code: c.authorizationCode,
-            reference: c.reference,
-          }),
-        });
-        return verification(data);
-      } catch (err) {
-        // Sent before (a crash between the charge and our commit): its outcome is the first charge's.
-        if (err instanceof AppError && /duplicate/i.test(err.message))
-          return verification(await call(`/transaction/verify/${encodeURIComponent(c.reference)}`));
-        throw err;
-      }
+      // Unreachable, 5xx, 429 or our key refused: thrown (the renewal job's lease brings the charge back). A refusal is an answer.
+      const sent = await paystack(secretKey, baseUrl, "/transaction/charge_authorization", {
+        email: c.email,
+        amount: String(toPaystackAmount(c.amountMinor, c.currency)),
+        currency: c.currency,
+        authorization_code: c.authorizationCode,
+        reference: c.reference,
+      });
+      if (sent.ok) return verification(sent.data);
+      // Refused as a duplicate — sent before (a crash between the charge and our commit): its outcome is the first
+      // charge's; or refused for good (an authorization Paystack no longer honours): the charge failed, never made.
+      const known = await paystack(secretKey, baseUrl, `/transaction/verify/${encodeURIComponent(c.reference)}`);
+      if (known.ok && known.data.reference === c.reference) return verification(known.data);
+      return { status: "failed", gatewayResponse: text(sent.message).slice(0, 200) || "refused" };
     },
   };
 }
