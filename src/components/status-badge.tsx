@@ -5,6 +5,7 @@ const TONES: Record<string, "slate" | "green" | "red" | "amber" | "blue"> = {
   success: "green",
   failed: "red",
   active: "green",
+  past_due: "amber",
   expired: "slate",
   submitted: "blue",
   under_review: "amber",

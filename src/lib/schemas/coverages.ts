@@ -60,7 +60,7 @@ export type ListCoveragesQuery = z.output<typeof ListCoveragesQuery>;
 export const UpdateCoverageBody = z
   .strictObject({
     autoRenew: z
-      .boolean('autoRenew must be true or false')
+      .boolean("Choose true or false for autoRenew")
       .describe("false stops the renewal charges (the cover then ends at endsAt); true needs the policyholder's saved card"),
   })
   .meta({ id: "UpdateCoverageInput" });

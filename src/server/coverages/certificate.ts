@@ -64,6 +64,8 @@ export interface VerifiedCertificate {
   startsAt: Date;
   endsAt: Date;
   cancelledAt: Date | null;
+  /** past_due: valid until then while an unpaid renewal is tried again. */
+  graceEndsAt: Date | null;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function verifyCertificate(certificateNumber: string, now = new Dat
       startsAt: true,
       endsAt: true,
       cancelledAt: true,
+      graceEndsAt: true,
       policy: { select: { name: true, type: true } },
     },
   });
@@ -97,6 +100,7 @@ export async function verifyCertificate(certificateNumber: string, now = new Dat
     policy: { name: row.policy.name, type: row.policy.type },
     startsAt: row.startsAt,
     endsAt: row.endsAt,
+    graceEndsAt: row.graceEndsAt,
   };
 }
 
@@ -473,7 +477,9 @@ export async function certificatePdf(
     "Status on issue",
     status === "active"
       ? `Active on ${certificateDate(now)}`
-      : status === "cancelled"
+      : status === "past_due"
+        ? `Active on ${certificateDate(now)}: renewal payment due, valid until ${certificateDateTime(coverage.graceEndsAt ?? coverage.endsAt)}`
+        : status === "cancelled"
         ? `Cancelled on ${certificateDateTime(coverage.cancelledAt!)}: not valid`
         : `Expired on ${certificateDateTime(coverage.endsAt)}`,
   );

@@ -14,6 +14,7 @@ export const NAV = [
   { href: "/policies", label: "Policies" },
   { href: "/payments", label: "Payments" },
   { href: "/payment-links", label: "Payment links" },
+  { href: "/renewals", label: "Renewals" },
   // Money out: readable by every member; withdrawing and managing accounts are for owners and admins.
   { href: "/earnings", label: "Earnings" },
   { href: "/bank-accounts", label: "Bank accounts" },

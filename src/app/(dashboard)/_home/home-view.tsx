@@ -36,6 +36,7 @@ export function HomeView({ firstName }: { firstName: string }) {
   const revenue = useQuery(trpc.analytics.revenue.queryOptions({ ...period, granularity: "day" }, keep));
   const usage = useQuery(trpc.analytics.apiUsage.queryOptions({ ...period, granularity: "day" }, keep));
   const overview = useQuery(trpc.analytics.overview.queryOptions());
+  const renewals = useQuery(trpc.renewals.summary.queryOptions());
   // Nothing sold and nothing claimed, ever: figures would all be zero, so the page says what to do instead.
   const brandNew = overview.data !== undefined && overview.data.payments.succeeded === 0 && overview.data.claims.total === 0;
 
@@ -62,7 +63,7 @@ export function HomeView({ firstName }: { firstName: string }) {
               <StatCardsError error={stats.error} onRetry={() => stats.refetch()} />
             ) : (
               <div className={stats.isPlaceholderData ? "opacity-60 transition-opacity" : "transition-opacity"}>
-                <StatCards stats={stats.data} days={range.days} />
+                <StatCards stats={stats.data} days={range.days} recurring={renewals.data} />
               </div>
             )}
             <Section

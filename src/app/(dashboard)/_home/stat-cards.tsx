@@ -8,6 +8,7 @@ import { cn } from "@/lib/cn";
 import { displayMoney } from "@/lib/money-format";
 import { errorInfo } from "@/trpc/react";
 import { changeOf, formatChange, formatCount, formatPercent } from "../_analytics/format";
+import type { RenewalSummary } from "@/lib/schemas/renewals";
 import type { DashboardStats } from "../_analytics/types";
 
 export function StatCardsSkeleton() {
@@ -33,7 +34,16 @@ export function StatCardsError({ error, onRetry }: { error: unknown; onRetry: ()
 }
 
 /** The period's figures, each against the same number of days just before where that means something. */
-export function StatCards({ stats, days }: { stats: DashboardStats; days: number }) {
+export function StatCards({
+  stats,
+  days,
+  recurring,
+}: {
+  stats: DashboardStats;
+  days: number;
+  /** The recurring premium of auto-renewing covers (absent while it loads). */
+  recurring?: RenewalSummary;
+}) {
   const money = (amount: string) => displayMoney(amount, stats.currency);
   const previousDays = `the previous ${days} ${days === 1 ? "day" : "days"}`;
   return (
@@ -88,7 +98,25 @@ export function StatCards({ stats, days }: { stats: DashboardStats; days: number
               : "Ready to withdraw"}
         </span>
       </Stat>
+      {recurring && <RecurringStat summary={recurring} />}
     </div>
+  );
+}
+
+/** Recurring premium per month, with the renewal charges collected this month against last month. */
+function RecurringStat({ summary }: { summary: RenewalSummary }) {
+  const [previous, current] = summary.collected.slice(-2).map((m) => Number(m.amount));
+  return (
+    <Stat
+      testId="stat-recurring-premium"
+      label="Recurring premium / month"
+      value={displayMoney(summary.recurringPremiumPerMonth, summary.currency)}
+      change={<Change change={changeOf(current ?? 0, previous ?? 0)} hasCurrent={(current ?? 0) > 0} />}
+      link={{ href: "/renewals", label: "See renewals" }}
+    >
+      {summary.autoRenewing} on automatic renewal
+      {summary.pastDue > 0 ? ` · ${summary.pastDue} past due` : ""} · change: renewals collected this month vs last
+    </Stat>
   );
 }
 

@@ -22,7 +22,8 @@ export default async function VerifyPage({ params }: { params: Promise<{ number:
   const certificate = await verifyCertificate(number, now);
   if (!certificate) notFound();
   const logo = await logoDataUri(certificate.business.logoFileId);
-  const active = certificate.status === "active";
+  const active = certificate.status === "active" || certificate.status === "past_due";
+  const pastDue = certificate.status === "past_due";
   const type = `${certificate.policy.type[0]!.toUpperCase()}${certificate.policy.type.slice(1)} insurance`;
 
   return (
@@ -72,14 +73,18 @@ export default async function VerifyPage({ params }: { params: Promise<{ number:
             )}
             <div>
               <p className="font-semibold">
-                {active
+                {pastDue
+                  ? "Valid — renewal payment due"
+                  : active
                   ? "Valid — this certificate is active today"
                   : certificate.cancelledAt
                     ? `Cancelled on ${certificateDateTime(certificate.cancelledAt)}`
                     : `Expired on ${certificateDateTime(certificate.endsAt)}`}
               </p>
               <p className="mt-0.5 text-sm">
-                {active
+                {pastDue
+                  ? `The period ended on ${certificateDateTime(certificate.endsAt)} and its renewal is not paid yet: the cover stays in force until ${certificateDateTime(certificate.graceEndsAt ?? certificate.endsAt)} while the payment is retried.`
+                  : active
                   ? `The cover is in force until ${certificateDateTime(certificate.endsAt)}.`
                   : certificate.cancelledAt
                     ? "The cover it certifies was cancelled: it is not valid today."

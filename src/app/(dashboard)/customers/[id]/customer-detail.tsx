@@ -6,6 +6,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { BackLink, Facts } from "@/components/detail";
 import { ResponsiveTable } from "@/components/responsive-table";
+import { AutoRenewCell } from "@/components/auto-renew-cell";
 import { StatusBadge } from "@/components/status-badge";
 import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate } from "@/lib/format";
@@ -158,6 +159,11 @@ export function CustomerDetail({ id }: { id: string }) {
               },
               { header: "Covered", wide: true, cell: (v) => `${formatDate(v.startsAt)} – ${formatDate(v.endsAt)}` },
               { header: "Renewals", numeric: true, cell: (v) => v.renewalCount },
+              {
+                header: "Renewal",
+                wide: true,
+                cell: (v) => <AutoRenewCell coverage={v} canChange={can.admin} />,
+              },
               { header: "Certificate", wide: true, cell: (v) => <CertificateCell coverage={v} /> },
               ...(can.admin
                 ? [

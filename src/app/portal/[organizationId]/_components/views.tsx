@@ -23,9 +23,22 @@ export function CoverageCard({ organizationId, coverage }: { organizationId: str
         <StatusBadge status={coverage.status} />
       </div>
       <p className="text-sm text-slate-700">
-        {active ? "Covered until " : coverage.cancelledAt ? "Cancelled on " : "Ended on "}
-        <strong>{formatDate(coverage.cancelledAt ?? coverage.endsAt)}</strong>
+        {active
+          ? "Covered until "
+          : coverage.status === "past_due"
+            ? "Renewal payment due: covered until "
+            : coverage.cancelledAt
+              ? "Cancelled on "
+              : "Ended on "}
+        <strong>
+          {formatDate(
+            coverage.cancelledAt ?? (coverage.status === "past_due" ? (coverage.graceEndsAt ?? coverage.endsAt) : coverage.endsAt),
+          )}
+        </strong>
       </p>
+      {coverage.autoRenew && coverage.card && active && (
+        <p className="text-xs text-slate-600">Renews automatically with the card ending {coverage.card.last4}</p>
+      )}
       <p className="text-xs text-slate-600">
         Certificate <span className="font-mono">{coverage.certificateNumber}</span>
       </p>

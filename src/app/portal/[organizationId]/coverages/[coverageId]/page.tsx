@@ -6,6 +6,7 @@ import { formatDate } from "@/lib/format";
 import { db } from "@/server/db/client";
 import { portalCoverage } from "@/server/portal/service";
 import { PortalClaimForm } from "../../_components/claim-form";
+import { AutoRenew } from "../../_components/auto-renew";
 import { CancelCover } from "../../_components/cancel-cover";
 import { RenewButton } from "../../_components/renew-button";
 import { orNotFound, portalContext } from "../../_components/session";
@@ -61,7 +62,9 @@ export default async function PortalCoveragePage({
               value:
                 coverage.status === "active"
                   ? "Active"
-                  : coverage.cancelledAt
+                  : coverage.status === "past_due"
+                    ? `Renewal payment due: covered until ${formatDate(coverage.graceEndsAt ?? coverage.endsAt)}`
+                    : coverage.cancelledAt
                     ? `Cancelled on ${formatDate(coverage.cancelledAt)}`
                     : "Expired",
               testId: "portal-coverage-status",
@@ -111,10 +114,26 @@ export default async function PortalCoveragePage({
       ) : (
         <Section title="Renew" testId="portal-renew">
           <Card className="p-5">
+            <div className="mb-5 border-b border-slate-200 pb-5">
+              <AutoRenew
+                organizationId={organizationId}
+                coverageId={coverage.id}
+                autoRenew={coverage.autoRenew}
+                card={coverage.card}
+                endsAt={coverage.endsAt}
+                graceEndsAt={coverage.graceEndsAt}
+                status={coverage.status}
+                price={coverage.policy.price}
+                currency={coverage.policy.currency}
+              />
+            </div>
             <p className="mb-3 text-sm text-slate-700">
               Renewing adds one{" "}
               {coverage.policy.duration === "monthly" ? "month" : coverage.policy.duration === "quarterly" ? "quarter" : "year"}{" "}
-              {coverage.status === "active" ? `after ${formatDate(coverage.endsAt)}` : "from the day you pay"}.
+              {coverage.status === "active" || coverage.status === "past_due"
+                ? `after ${formatDate(coverage.endsAt)}`
+                : "from the day you pay"}
+              .
             </p>
             <RenewButton
               organizationId={organizationId}
