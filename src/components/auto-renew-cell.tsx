@@ -41,7 +41,7 @@ export function AutoRenewCell({
           onCheckedChange={(autoRenew) => update.mutate({ id: coverage.id, autoRenew })}
         />
       )}
-      <div className="text-xs">
+      <div className="whitespace-nowrap text-xs">
         <p className="font-medium text-slate-800">{coverage.autoRenew ? "Automatic" : "Manual"}</p>
         {coverage.card && <p className="text-slate-600">{savedCardLabel(coverage.card)}</p>}
       </div>

@@ -94,7 +94,7 @@ export const sandboxProvider: PaymentProvider = {
     if (!c.authorizationCode.startsWith("AUTH_sandbox_"))
       return { status: "failed", gatewayResponse: "This saved card is not the sandbox's" };
     if (c.authorizationCode.startsWith("AUTH_sandbox_0341_"))
-      return { status: "failed", gatewayResponse: "Declined: insufficient funds (sandbox card 4000 0000 0000 0341)" };
+      return { status: "failed", gatewayResponse: "insufficient funds (test card 4000 0000 0000 0341)" };
     return { status: "success", amountMinor: c.amountMinor, currency: c.currency };
   },
 };

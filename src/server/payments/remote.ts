@@ -33,7 +33,7 @@ export async function settleFromProvider(row: PaymentRow): Promise<PaymentRow> {
   }
 }
 
-const providerWord = (name: string) => (name === "paystack" ? "Paystack" : name);
+const providerWord = (name: string) => (name === "paystack" ? "Paystack" : name === "sandbox" ? "The sandbox" : name);
 
 /**
  * What a provider's answer on a charge means for the payment: a success only

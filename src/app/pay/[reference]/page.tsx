@@ -86,6 +86,9 @@ function Frame({
             <li>
               <span className="font-mono">4000 0000 0000 0002</span> is declined
             </li>
+            <li>
+              <span className="font-mono">4000 0000 0000 0341</span> pays, then declines its automatic renewals
+            </li>
           </ul>
         </div>
       )}
