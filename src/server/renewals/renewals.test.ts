@@ -5,7 +5,7 @@
 // grace, then coverage.expired), a renewal paid by hand in the grace period,
 // covers never charged (auto-renew off, cancelled, policy off sale), the price
 // rule (a new price only when announced 14 days before), the card notice, and
-// two runners at once over many due covers.
+// two runners at once over 200 due covers.
 //
 // The clock is passed in: times are a month or more ahead of the real one, and
 // each run is limited to the test's own organizations (other test files share
@@ -311,22 +311,24 @@ describe("the card notice", () => {
 });
 
 describe("two runners at once", () => {
-  it("over 120 due covers: exactly one charge per cover and period", async () => {
+  it("over 200 due covers (each with its own connections, as two instances have): exactly one charge per cover and period", async () => {
     const s = await shop();
     const covers = [];
-    for (let i = 0; i < 120; i++) covers.push(await s.buy());
+    for (let i = 0; i < 200; i++) covers.push(await s.buy());
     const end = new Date(Math.max(...covers.map((c) => c.endsAt.getTime())) + MIN);
-    const results = await Promise.all([s.renew(end), s.renew(end), s.renew(end)]);
-    expect(results.reduce((n, r) => n + r.charged, 0)).toBe(120);
-    expect(results.reduce((n, r) => n + r.renewed, 0)).toBe(120);
+    const results = await Promise.all([s.renew(end), s.renew(end)]);
+    // Both took part (the batches are claimed with SKIP LOCKED), and none was charged twice.
+    expect(results.every((r) => r.charged > 0)).toBe(true);
+    expect(results.reduce((n, r) => n + r.charged, 0)).toBe(200);
+    expect(results.reduce((n, r) => n + r.renewed, 0)).toBe(200);
     const payments = await db.payment.findMany({ where: { organizationId: s.orgId, renewalAttempt: { not: null } } });
-    expect(payments).toHaveLength(120);
-    expect(new Set(payments.map((p) => p.coverageId)).size).toBe(120);
+    expect(payments).toHaveLength(200);
+    expect(new Set(payments.map((p) => p.coverageId)).size).toBe(200);
     const rows = await db.coverage.findMany({ where: { organizationId: s.orgId } });
     expect(rows.every((r) => r.renewalCount === 1)).toBe(true);
-    expect(await ledgerOf(s.orgId)).toHaveLength(240);
+    expect(await ledgerOf(s.orgId)).toHaveLength(400);
     const summary = await renewalSummary(s.actor, end);
-    expect(summary.autoRenewing).toBe(120);
-    expect(summary.recurringPremiumPerMonth).toBe("600000.00");
+    expect(summary.autoRenewing).toBe(200);
+    expect(summary.recurringPremiumPerMonth).toBe("1000000.00");
   });
 });
