@@ -66,6 +66,10 @@ test("an owner shares a payment link; a visitor buys from its page; the link's f
   await visitor.getByLabel("Full name").fill("Chiamaka Eze");
   await visitor.getByLabel("Email").fill(customer);
   await visitor.getByLabel("Phone number").fill("0803 123 4567");
+  // A monthly policy: "Renew automatically" starts ticked, with its agreement; unticked here, the checkout's box starts unticked.
+  await expect(visitor.getByLabel("Renew automatically")).toBeChecked();
+  await expect(visitor.getByText(/charges the card I pay with ₦2,500\.00 every month/)).toBeVisible();
+  await visitor.getByLabel("Renew automatically").uncheck();
   // Its page and its answer with errors loaded no script at all (the checkout, next, is the app's).
   expect(scripts, "the link's page loads no JavaScript").toEqual([]);
   await visitor.getByRole("button", { name: /Continue to payment/ }).click();
@@ -75,6 +79,7 @@ test("an owner shares a payment link; a visitor buys from its page; the link's f
   // In the business's colours, the name given on the link's page already filled in.
   await expect(visitor.getByTestId("checkout-business")).toContainText(business);
   await expect(visitor.getByLabel("Your name (optional)")).toHaveValue("Chiamaka Eze");
+  await expect(visitor.getByRole("checkbox", { name: "Renew automatically" })).not.toBeChecked();
   await visitor.getByLabel("Card number").fill("4242 4242 4242 4242");
   // The expiry is formatted as it is typed.
   await visitor.getByLabel("Expiry").pressSequentially("1230");

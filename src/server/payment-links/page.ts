@@ -30,7 +30,8 @@ export interface PolicyShown {
 }
 
 export interface FormState {
-  values: { name: string; email: string; phone: string };
+  /** `autoRenew` undefined: not asked yet (the box starts ticked for monthly and quarterly policies). */
+  values: { name: string; email: string; phone: string; autoRenew?: boolean };
   errors: Partial<Record<"name" | "email" | "phone" | "form", string>>;
 }
 
@@ -51,6 +52,7 @@ button{margin-top:20px;width:100%;font:inherit;font-weight:700;padding:12px;bord
 button:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #0f172a;outline-offset:2px}
 .test{display:inline-block;background:#fef3c7;color:#78350f;border:1px solid #f59e0b;border-radius:6px;padding:2px 8px;font-size:13px;font-weight:700}
 .alert{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;border-radius:8px;padding:10px 12px;margin-top:12px}
+.renew{display:flex;gap:10px;align-items:flex-start;border:1px solid #e2e8f0;border-radius:8px;padding:12px;margin-top:16px}.renew input{width:18px;height:18px;margin-top:2px;flex:none}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 footer{max-width:640px;margin:0 auto;padding:8px 20px 32px;color:#475569;font-size:13px}`;
 
@@ -102,6 +104,11 @@ function field(id: "name" | "email" | "phone", label: string, type: string, stat
   }`;
 }
 
+/** "Renew automatically": the consent the checkout asks too (with Paystack, the checkout is Paystack's page, which does not). */
+function renewBox(business: string, price: string, per: string, checked: boolean) {
+  return `<input type="hidden" name="autoRenewAsked" value="1"><div class="renew"><input type="checkbox" id="autoRenew" name="autoRenew" value="on"${checked ? " checked" : ""} aria-describedby="autoRenew-terms"><div><label for="autoRenew" style="margin:0">Renew automatically</label><div class="hint" id="autoRenew-terms">I agree that ${esc(business)} charges the card I pay with ${esc(price)} every ${esc(per)} when my cover ends, until I turn automatic renewal off in the policyholder portal.</div></div></div>`;
+}
+
 /** The link's page: the policy, then the form. */
 export function buyPage(opts: {
   brand: Brand;
@@ -131,6 +138,7 @@ ${
 ${field("name", "Full name", "text", state, `autocomplete="name" maxlength="120" required`)}
 ${field("email", "Email", "email", state, `autocomplete="email" inputmode="email" maxlength="254" required`, "Your receipt and certificate go here.")}
 ${opts.collectPhone ? field("phone", "Phone number", "tel", state, `autocomplete="tel" inputmode="tel" maxlength="40"`, "Optional, e.g. 0803 123 4567") : ""}
+${renewBox(opts.brand.name, price, per, state.values.autoRenew ?? policy.duration !== "yearly")}
 <div class="hp" aria-hidden="true"><label for="website">Leave this empty</label><input id="website" name="website" type="text" tabindex="-1" autocomplete="off"></div>
 <button type="submit">Continue to payment · ${esc(price)}</button></form>`;
   return layout({

@@ -176,7 +176,7 @@ export type PublicLink = NonNullable<Awaited<ReturnType<typeof publicLink>>>;
  */
 export async function startFromLink(
   link: PublicLink,
-  visitor: { name: string; email: string; phone: string | null },
+  visitor: { name: string; email: string; phone: string | null; autoRenew?: boolean },
 ): Promise<{ reference: string; authorizationUrl: string }> {
   const org = link.organization;
   const actor: Actor = {
@@ -195,6 +195,7 @@ export async function startFromLink(
       callbackUrl: link.redirectUrl ?? undefined,
       name: visitor.name,
       phone: visitor.phone ?? undefined,
+      autoRenew: visitor.autoRenew,
     },
     { paymentLinkId: link.id },
   );
@@ -216,7 +217,13 @@ export type BuyOutcome =
  */
 export async function buyFromLink(link: PublicLink, fields: URLSearchParams, ip: string | null): Promise<BuyOutcome> {
   const raw = (k: string) => fields.get(k) ?? "";
-  const values = { name: raw("name").slice(0, 200), email: raw("email").slice(0, 300), phone: raw("phone").slice(0, 60) };
+  const values = {
+    name: raw("name").slice(0, 200),
+    email: raw("email").slice(0, 300),
+    phone: raw("phone").slice(0, 60),
+    // An unticked box sends nothing: the hidden field says the form asked.
+    autoRenew: raw("autoRenewAsked") === "1" ? raw("autoRenew") === "on" : undefined,
+  };
   // Filled by a bot that fills every field: refused, nothing started.
   if (raw("website") !== "")
     return { kind: "form", status: 400, state: { values, errors: { form: "We could not start this payment. Try again." } } };
@@ -234,7 +241,12 @@ export async function buyFromLink(link: PublicLink, fields: URLSearchParams, ip:
   const allowed = await allowStart(ip, link.id);
   if (!allowed.ok) return { kind: "throttled", retryAfterSeconds: allowed.retryAfterSeconds };
   try {
-    const started = await startFromLink(link, { name: parsed.data.name, email: parsed.data.email, phone });
+    const started = await startFromLink(link, {
+      name: parsed.data.name,
+      email: parsed.data.email,
+      phone,
+      autoRenew: values.autoRenew,
+    });
     return { kind: "started", location: started.authorizationUrl };
   } catch (err) {
     if (err instanceof AppError && err.status < 500) {
