@@ -26,7 +26,8 @@ import { listCoverages } from "./service";
 import { card as testCard } from "@/test/money";
 
 const DAY = 86_400_000;
-const card = testCard();
+// Not renewing automatically: these covers end (and expire) at their end.
+const card = { ...testCard(), autoRenew: false };
 
 /** A customer buys a monthly policy of `price` (a new one unless `policyId`); answers the coverage row and the payment's reference. */
 async function buy(actor: Actor, price = "300.00", policyId?: string, email = `c${unique()}@example.test`) {

@@ -365,6 +365,7 @@ describe("verifyCertificate", () => {
       startsAt: coverage.startsAt,
       endsAt: coverage.endsAt,
       cancelledAt: null,
+      graceEndsAt: coverage.graceEndsAt,
     });
     expect(JSON.stringify(verified)).not.toMatch(/ada@example|Ada Obi|150/);
   });

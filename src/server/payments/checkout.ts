@@ -84,7 +84,8 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
     select: {
       status: true,
       provider: true,
-      policy: { select: { isActive: true } },
+      autoRenew: true,
+      policy: { select: { isActive: true, duration: true } },
       organization: { select: { livemode: true } },
     },
   });
@@ -113,7 +114,8 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
     customerName: card.name,
     // The sandbox's cards can be charged again; saved only when the customer agreed to renew automatically.
     card: sandboxAuthorization(card.cardNumber, card.expMonth, card.expYear),
-    autoRenew: card.autoRenew,
+    // The box as the page shows it when the form does not say: the consent given at initialize, else on for monthly and quarterly.
+    autoRenew: card.autoRenew ?? payment.autoRenew ?? payment.policy.duration !== "yearly",
   });
   return { reference, status: "success" };
 }

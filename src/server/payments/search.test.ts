@@ -26,6 +26,8 @@ const card = (cardNumber: string = SANDBOX_CARDS.success, name?: string) =>
     expMonth: 12,
     expYear: new Date().getUTCFullYear() + 2,
     cvc: "123",
+    // Not renewing automatically: an ended cover here is expired, not past due.
+    autoRenew: false,
     ...(name ? { name } : {}),
   });
 
