@@ -92,6 +92,8 @@ const schema = z.object({
     .or(z.literal("").transform(() => undefined)),
   // Sandbox payouts settle this long after a withdrawal is requested.
   PAYOUT_DELAY_SECONDS: int(5, 0, 86_400),
+  /** How long a renewal charge under way leaves its coverage alone before it is charged again (the same reference) after a crash. */
+  RENEWAL_LEASE_SECONDS: int(600, 1, 86_400),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
   /** How often each instance writes its metered API usage (ms); a crash loses at most this much. */
   METERING_FLUSH_MS: int(5_000, 50, 60_000),

@@ -19,7 +19,7 @@
 import crypto from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
-import { authSecret } from "@/server/env";
+import { authSecret, env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
 import type { MailData } from "@/server/mail/kinds";
@@ -33,8 +33,8 @@ import { CARD_SEAL } from "./terms";
 const BATCH = 50;
 /** Charges of a batch sent and settled at once (each settlement holds a connection). */
 const CONCURRENCY = 8;
-/** How long a claimed coverage is left alone: longer than a charge and its settlement can take. */
-export const RENEWAL_LEASE_MS = 10 * 60_000;
+/** How long a claimed coverage is left alone: longer than a charge and its settlement can take (10 min unless RENEWAL_LEASE_SECONDS). */
+export const RENEWAL_LEASE_MS = env.RENEWAL_LEASE_SECONDS * 1000;
 
 export interface RenewalOptions {
   /** Only these organizations' coverages (the tests' own, on a database other tests share). */
@@ -255,6 +255,7 @@ async function chargeAndSettle(c: Charge, now: Date): Promise<"renewed" | "decli
     }
   }
   if (result.status === "pending") return "pending";
+  crashAfterChargeForTests(c.reference);
   const { outcome, failureReason } = judgeCharge(c, { ...result, status: result.status }, provider?.name ?? c.provider);
   try {
     await settlePayment(c.reference, outcome, { failureReason, now });
@@ -263,6 +264,20 @@ async function chargeAndSettle(c: Charge, now: Date): Promise<"renewed" | "decli
     throw err;
   }
   return outcome === "success" ? "renewed" : "declined";
+}
+
+/**
+ * TESTS ONLY (e2e/api/idempotency-crash.spec.ts): with
+ * `CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS=1` the process kills itself (SIGKILL)
+ * after the provider charged a renewal and before its settlement commits — the
+ * crash the renewal job must survive. Ignored unless VALIDATE_RESPONSES is on
+ * (itself tests-only).
+ */
+function crashAfterChargeForTests(reference: string) {
+  if (env.VALIDATE_RESPONSES && process.env.CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS === "1") {
+    logger.warn({ reference }, "CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS: killing this process after the charge");
+    process.kill(process.pid, "SIGKILL");
+  }
 }
 
 /** Runs `fn` over `items`, at most `limit` at a time. */
