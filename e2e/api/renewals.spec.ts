@@ -1,4 +1,4 @@
-// Recurring premiums over HTTP (issue 27, SPEC §12), as an integrator runs
+// Recurring premiums over HTTP (issue 27), as an integrator runs
 // them with a test key and the test clock: a checkout with "Renew
 // automatically" saves the card; simulate-end → the worker charges it and the
 // cover renews (4242…); with 4000 0000 0000 0341 the charge is declined, the
@@ -122,7 +122,11 @@ test("PATCH autoRenew: off is never charged; bad input changes nothing; on witho
   // Bought without consent: no card, so it cannot be switched on.
   const manual = await s.buy(CARDS.success, false);
   expect(manual.coverage).toMatchObject({ autoRenew: false, card: null });
-  await problem(await s.write.patch(`business/coverages/${manual.coverage.id}`, { data: { autoRenew: true } }), 409, "invalid_state");
+  await problem(
+    await s.write.patch(`business/coverages/${manual.coverage.id}`, { data: { autoRenew: true } }),
+    409,
+    "invalid_state",
+  );
   expect((await s.coverage(manual.coverage.id)).autoRenew).toBe(false);
 });
 

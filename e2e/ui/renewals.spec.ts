@@ -33,7 +33,10 @@ test("a policyholder agrees at the checkout, then turns automatic renewal off in
   const t = await tenantWithClients(`Renew Co ${unique()}`, "test");
   const policy = await createPolicyFor(t.write, { name: `Phone cover ${unique()}`, duration: "monthly", price: "5000.00" });
   const email = `holder-${unique()}@example.test`;
-  const payment = await ok(await t.write.post("payments/initialize", { data: { amount: 5000, policyId: policy.id, email } }), 201);
+  const payment = await ok(
+    await t.write.post("payments/initialize", { data: { amount: 5000, policyId: policy.id, email } }),
+    201,
+  );
 
   const page = await (await browser.newContext()).newPage();
   await page.goto(`/pay/${payment.reference}`);
@@ -64,7 +67,9 @@ test("a policyholder agrees at the checkout, then turns automatic renewal off in
   expect(coverage.autoRenew).toBe(false);
   await ok(await t.write.post(`business/coverages/${coverage.id}/simulate-end`));
   await expect
-    .poll(async () => (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data[0].status, { timeout: 20_000 })
+    .poll(async () => (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data[0].status, {
+      timeout: 20_000,
+    })
     .toBe("expired");
   const payments = await ok(await t.write.get(`payments?policyId=${policy.id}`));
   expect(payments.data.filter((p: any) => p.renewal)).toEqual([]);
@@ -77,13 +82,18 @@ test("the business sees a declined renewal past due on the Renewals page, and it
   const t = await tenantWithClients(`Renewals Co ${unique()}`, "test");
   const policy = await createPolicyFor(t.write, { name: `Shop cover ${unique()}`, duration: "monthly", price: "5000.00" });
   const email = `holder-${unique()}@example.test`;
-  const payment = await ok(await t.write.post("payments/initialize", { data: { amount: 5000, policyId: policy.id, email } }), 201);
+  const payment = await ok(
+    await t.write.post("payments/initialize", { data: { amount: 5000, policyId: policy.id, email } }),
+    201,
+  );
   const buyer = await (await browser.newContext()).newPage();
   await payOnCheckout(buyer, payment.reference, "4000 0000 0000 0341", true);
   const [coverage] = (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data;
   await ok(await t.write.post(`business/coverages/${coverage.id}/simulate-end`));
   await expect
-    .poll(async () => (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data[0].status, { timeout: 20_000 })
+    .poll(async () => (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data[0].status, {
+      timeout: 20_000,
+    })
     .toBe("past_due");
   await expect
     .poll(async () => (await ok(await t.write.get("business/renewals?view=past_due"))).data.length, { timeout: 20_000 })
@@ -106,6 +116,8 @@ test("the business sees a declined renewal past due on the Renewals page, and it
   await row.getByRole("switch", { name: /Renew automatically/ }).click();
   await expect(page.getByText("Automatic renewal turned off")).toBeVisible();
   await expect
-    .poll(async () => (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data[0].status, { timeout: 20_000 })
+    .poll(async () => (await ok(await t.write.get(`business/coverages?policyId=${policy.id}`))).data[0].status, {
+      timeout: 20_000,
+    })
     .toBe("expired");
 });

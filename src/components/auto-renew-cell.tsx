@@ -9,7 +9,6 @@ import type { SavedCard } from "@/lib/schemas/coverages";
 import { toast } from "@/lib/toast";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
-
 export function AutoRenewCell({
   coverage,
   canChange,

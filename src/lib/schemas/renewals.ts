@@ -1,4 +1,4 @@
-// Recurring premiums (SPEC §12): the Renewals view and its figures.
+// Recurring premiums: the Renewals view and its figures.
 import { z } from "@/lib/messages";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 import { COVERAGE_STATUSES, SavedCard } from "@/lib/schemas/coverages";
@@ -44,9 +44,7 @@ export const RenewalSummary = z
     currency: z.string(),
     recurringPremiumPerMonth: z
       .string()
-      .describe(
-        "The premium auto-renewing valid covers bring per month: monthly premiums, quarterly ones / 3, yearly ones / 12",
-      ),
+      .describe("The premium auto-renewing valid covers bring per month: monthly premiums, quarterly ones / 3, yearly ones / 12"),
     autoRenewing: z.number().int().describe("Valid covers on auto-renew"),
     dueNext7Days: z.number().int(),
     pastDue: z.number().int(),

@@ -2,6 +2,8 @@
 // (business and policy names, coverage dates, the receipt file) is read now,
 // always within the task's own organization.
 import type { MailTask } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { renewalAmount } from "@/server/renewals/pricing";
 import { db } from "@/server/db/client";
 import { currentReceiptSample } from "@/server/documents/service";
 import { storageNamed } from "@/server/files/storage";
@@ -130,7 +132,29 @@ async function compose(task: MailTask): Promise<Email> {
     case "renewal_reminder": {
       const d = dataOf(kind, task);
       const daysLeft = Math.max(0, Math.ceil((new Date(d.endsAt).getTime() - Date.now()) / 86_400_000));
+      // An auto-renewing cover (as it is now, for the period the reminder is about) says what will be charged.
+      const cover = await db.coverage.findFirst({
+        where: { id: d.coverageId, organizationId: task.organizationId },
+        select: {
+          autoRenew: true,
+          cardLast4: true,
+          endsAt: true,
+          premiumMinor: true,
+          nextPremiumMinor: true,
+          nextPremiumFrom: true,
+          policy: { select: { priceMinor: true, currency: true, isActive: true } },
+        },
+      });
+      const renews =
+        cover?.autoRenew && cover.cardLast4 && cover.policy.isActive && cover.endsAt.toISOString() === d.endsAt
+          ? {
+              last4: cover.cardLast4,
+              amount: formatMinor(renewalAmount({ ...cover, priceMinor: cover.policy.priceMinor }), cover.policy.currency),
+              currency: cover.policy.currency,
+            }
+          : null;
       const body = renewalReminder({
+        autoRenew: renews,
         business,
         policy: await policyName(task.organizationId, d.policyId),
         endsAt: d.endsAt,

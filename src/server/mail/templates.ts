@@ -212,10 +212,35 @@ export function renewalReminder(d: {
   daysLeft: number;
   organizationId: string;
   coverageId: string;
+  /** Set when the cover renews itself: the card and what it will be charged. */
+  autoRenew?: { last4: string; amount: string; currency: string } | null;
 }): RenderedMail {
   const link = `${env.APP_URL}/portal/${encodeURIComponent(d.organizationId)}/coverages/${encodeURIComponent(d.coverageId)}`;
   const ends = day(d.endsAt);
   const when = d.daysLeft <= 0 ? "today" : `in ${daysWord(d.daysLeft)}`;
+  if (d.autoRenew) {
+    const charge = money(d.autoRenew.amount, d.autoRenew.currency);
+    return {
+      subject: `Your ${d.policy} with ${d.business} renews ${when}`,
+      link,
+      ...layoutEmail({
+        heading: `Your cover renews ${when}`,
+        paragraphs: [
+          `Your ${d.policy} with ${d.business} renews automatically on ${ends}: we will charge ${charge} to your card ending ${d.autoRenew.last4}. You have nothing to do.`,
+          "To stop it, or to use another card, open your cover in the policyholder portal.",
+        ],
+        details: [
+          { label: "Business", value: d.business },
+          { label: "Policy", value: d.policy },
+          { label: "Renews on", value: ends },
+          { label: "Amount", value: charge },
+          { label: "Card", value: `•••• ${d.autoRenew.last4}` },
+        ],
+        action: { label: "Manage your cover", url: link },
+        footer: `${d.business} sent you this reminder through Coverdesk because your cover renews automatically.`,
+      }),
+    };
+  }
   return {
     subject: `Your ${d.policy} with ${d.business} ends ${when}`,
     link,

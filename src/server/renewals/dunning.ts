@@ -1,4 +1,4 @@
-// A declined renewal charge (SPEC §12): the cover is past due — still valid
+// A declined renewal charge: the cover is past due — still valid
 // until its grace period ends — the card is tried again 1, 3 and 5 days after
 // the period's end, and the policyholder is told each time, with the declined
 // charge's checkout page to pay by hand (the card paid with is saved). Runs in
@@ -26,7 +26,14 @@ export function nextRenewalAttemptAt(periodEndsAt: Date, attempt: number, now: D
 export async function renewalDeclined(tx: Tx, payment: PaymentRow, now: Date): Promise<void> {
   if (!payment.coverageId || !payment.renewalPeriodEndsAt || !payment.renewalAttempt) return;
   const [coverage] = await tx.$queryRaw<
-    { id: string; endsAt: Date; autoRenew: boolean; graceEndsAt: Date | null; cancelledAt: Date | null; renewalAttempts: number }[]
+    {
+      id: string;
+      endsAt: Date;
+      autoRenew: boolean;
+      graceEndsAt: Date | null;
+      cancelledAt: Date | null;
+      renewalAttempts: number;
+    }[]
   >`SELECT id, "endsAt", "autoRenew", "graceEndsAt", "cancelledAt", "renewalAttempts" FROM coverage WHERE id = ${payment.coverageId} FOR UPDATE`;
   // Renewed by hand, cancelled or moved on since the charge was started: nothing more to plan.
   if (!coverage || coverage.cancelledAt || coverage.endsAt.getTime() !== payment.renewalPeriodEndsAt.getTime()) return;

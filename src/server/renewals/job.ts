@@ -1,4 +1,4 @@
-// The renewal job (SPEC §12): each auto-renewing coverage whose `renewAt` has
+// The renewal job: each auto-renewing coverage whose `renewAt` has
 // come is charged on its saved card, through the same settlement as a
 // checkout. One coverage, one period, one attempt → one payment, its
 // reference derived from the three (a keyed hash), and a unique key on them:
@@ -28,6 +28,7 @@ import { judgeCharge } from "@/server/payments/remote";
 import { settlePayment } from "@/server/payments/settle";
 import { unseal } from "@/server/seal";
 import { RENEWAL_MAX_ATTEMPTS } from "./dunning";
+import { renewalAmount } from "./pricing";
 import { CARD_SEAL } from "./terms";
 
 const BATCH = 50;
@@ -99,17 +100,6 @@ interface Charge {
   amountMinor: bigint;
   currency: string;
   email: string;
-}
-
-/**
- * What a period's renewal costs: the premium of the period it renews — or a
- * new price the policyholder was told of at least 14 days before this
- * period begins (src/server/renewals/pricing.ts) — else the policy's price.
- */
-export function renewalAmount(row: Pick<Due, "endsAt" | "premiumMinor" | "nextPremiumMinor" | "nextPremiumFrom" | "priceMinor">) {
-  if (row.nextPremiumMinor !== null && row.nextPremiumFrom !== null && row.nextPremiumFrom <= row.endsAt)
-    return row.nextPremiumMinor;
-  return row.premiumMinor ?? row.priceMinor;
 }
 
 async function claimBatch(now: Date, opts: RenewalOptions): Promise<{ claimed: number; charges: Charge[]; stopped: number }> {

@@ -13,6 +13,7 @@ import { coverageStatus, isActiveAt } from "@/server/coverages/status";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
+import { renewalAmount } from "./pricing";
 import { NO_CARD } from "./terms";
 
 const DAY_MS = 86_400_000;
@@ -75,7 +76,11 @@ export function setAutoRenew(actor: Actor, input: { id: string; autoRenew: boole
  * mail), and renews at the new price from PRICE_NOTICE_DAYS days on — a
  * renewal before then keeps its premium. Returns how many were told.
  */
-export async function announcePrice(tx: Tx, policy: { id: string; organizationId: string; priceMinor: bigint; currency: string }, now: Date) {
+export async function announcePrice(
+  tx: Tx,
+  policy: { id: string; organizationId: string; priceMinor: bigint; currency: string },
+  now: Date,
+) {
   const from = new Date(now.getTime() + PRICE_NOTICE_DAYS * DAY_MS);
   const told = await tx.$queryRaw<{ id: string; customerEmail: string; premiumMinor: bigint | null }[]>`
     UPDATE coverage SET "nextPremiumMinor" = ${policy.priceMinor}, "nextPremiumFrom" = ${from}::timestamp
@@ -102,10 +107,7 @@ export async function announcePrice(tx: Tx, policy: { id: string; organizationId
 
 type ViewRow = CoverageRow & { policyName: string; priceMinor: bigint; currency: string };
 
-const charge = (row: ViewRow) =>
-  row.nextPremiumMinor !== null && row.nextPremiumFrom !== null && row.nextPremiumFrom <= row.endsAt
-    ? row.nextPremiumMinor
-    : (row.premiumMinor ?? row.priceMinor);
+const charge = (row: ViewRow) => renewalAmount(row);
 
 export async function listRenewals(actor: Actor, query: ListRenewalsQuery, now = new Date()): Promise<Page<Renewal>> {
   assertCan(actor, "read");
@@ -118,9 +120,7 @@ export async function listRenewals(actor: Actor, query: ListRenewalsQuery, now =
         organizationId: org,
         renewalAttempt: { gt: 1 },
         status: "success",
-        ...(after
-          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
-          : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take,
@@ -203,7 +203,8 @@ export async function listRenewals(actor: Actor, query: ListRenewalsQuery, now =
         renewedAt: null,
       };
     }),
-    nextCursor: more && last ? encodeCursor({ createdAt: (key === "endsAt" ? last.endsAt : last.graceEndsAt)!, id: last.id }) : null,
+    nextCursor:
+      more && last ? encodeCursor({ createdAt: (key === "endsAt" ? last.endsAt : last.graceEndsAt)!, id: last.id }) : null,
   };
 }
 

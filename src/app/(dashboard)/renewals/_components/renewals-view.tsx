@@ -34,7 +34,8 @@ const EMPTY: Record<View, { title: string; description: string }> = {
   },
   past_due: {
     title: "No renewal is past due",
-    description: "When a renewal charge is declined, the cover stays valid for 7 days while the card is tried again: it shows here.",
+    description:
+      "When a renewal charge is declined, the cover stays valid for 7 days while the card is tried again: it shows here.",
   },
   recovered: {
     title: "Nothing recovered yet",
@@ -116,15 +117,25 @@ function SummaryCards({ summary }: { summary: RenewalSummary }) {
             const label = new Date(`${m.month}-01T00:00:00Z`).toLocaleDateString("en-GB", { month: "short", timeZone: "UTC" });
             const height = Math.round((Number(m.amount) / max) * 96);
             return (
-              <li key={m.month} className="flex flex-col items-center gap-1" aria-label={`${label}: ${money(m.amount)}, ${m.charges} charges`}>
+              <li
+                key={m.month}
+                className="flex flex-col items-center gap-1"
+                aria-label={`${label}: ${money(m.amount)}, ${m.charges} charges`}
+              >
                 <span className="text-[11px] text-slate-600 [overflow-wrap:anywhere]">{m.charges || ""}</span>
-                <span className="block w-full rounded-t bg-brand-500" style={{ height: `${Math.max(height, 2)}px` }} aria-hidden />
+                <span
+                  className="block w-full rounded-t bg-brand-500"
+                  style={{ height: `${Math.max(height, 2)}px` }}
+                  aria-hidden
+                />
                 <span className="text-xs text-slate-600">{label}</span>
               </li>
             );
           })}
         </ol>
-        <p className="mt-2 text-xs text-slate-600">Renewal charges paid per month, the last 6 months (the figure above a bar: charges).</p>
+        <p className="mt-2 text-xs text-slate-600">
+          Renewal charges paid per month, the last 6 months (the figure above a bar: charges).
+        </p>
       </Card>
     </div>
   );
