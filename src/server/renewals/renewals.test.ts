@@ -291,6 +291,22 @@ describe("the price of a renewal", () => {
   });
 });
 
+describe("the renewal reminder", () => {
+  it("of an auto-renewing cover says it renews by itself, the amount and the card; of a manual one, to renew", async () => {
+    const s = await shop();
+    const auto = await s.buy();
+    const manual = await s.buy({ autoRenew: false });
+    await s.lifecycle(at(auto.endsAt, -3 * DAY + MIN));
+    const mails = await mailsOf(s.orgId, "renewal_reminder");
+    const of = async (email: string) => composeMail(mails.find((m) => m.recipient === email)!);
+    const a = await of(auto.customerEmail);
+    // (Days counted from the real clock when the mail is composed.)
+    expect(a.subject).toMatch(/ renews in \d+ days?$/);
+    expect(a.text).toContain("₦5,000.00 to your card ending 4242");
+    expect((await of(manual.customerEmail)).subject).toMatch(/ ends in \d+ days?$/);
+  });
+});
+
 describe("the card notice", () => {
   it("a card expiring before the renewal: the policyholder is asked to update it a week before", async () => {
     const s = await shop("quarterly");
