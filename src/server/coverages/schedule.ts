@@ -3,7 +3,7 @@
 // new period (purchase, renewal), read by the lifecycle job through indexes.
 // The reminder days are the account's (the live organization's): a test twin
 // follows them, so settings kept on the live account hold for both modes.
-import { Prisma } from "@/generated/prisma/client";
+import { Prisma, type Coverage as CoverageRow } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
 
 /** The organization's reminder days as SQL over `organization o`: its account's, for a test twin. */
@@ -20,9 +20,10 @@ export const CARD_NOTICE_DAYS = 7;
  * none); an auto-renewing cover's renewal charge at the end (no tries yet), its
  * grace period after it, and the card notice a week before when the card
  * expires first; its expiry event at the end — or at the grace period's end.
+ * Returns the coverage as it now is (undefined when there is none).
  */
-export async function scheduleCoverage(tx: Tx, coverage: { id: string }): Promise<void> {
-  await tx.$executeRaw`
+export async function scheduleCoverage(tx: Tx, coverage: { id: string }): Promise<CoverageRow | undefined> {
+  const [row] = await tx.$queryRaw<CoverageRow[]>`
     UPDATE coverage c SET
       "lapseAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) ELSE c."endsAt" END,
       "graceEndsAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) END,
@@ -32,7 +33,9 @@ export async function scheduleCoverage(tx: Tx, coverage: { id: string }): Promis
       "remindAt" = CASE WHEN cardinality(${REMINDER_DAYS_SQL}) > 0
         THEN c."endsAt" - make_interval(days => (SELECT max(d) FROM unnest(${REMINDER_DAYS_SQL}) AS d)) END
     FROM organization o
-    WHERE c.id = ${coverage.id} AND o.id = c."organizationId"`;
+    WHERE c.id = ${coverage.id} AND o.id = c."organizationId"
+    RETURNING c.*`;
+  return row;
 }
 
 /** The saved card's last valid moment (the end of its expiry month) comes before the period's end. */

@@ -4,7 +4,8 @@
 // reference serialize on the payment row; only the first settles it. A
 // payment whose currency is not its business's is never credited.
 import crypto from "node:crypto";
-import type { Coverage as CoverageRow, Payment as PaymentRow, PolicyDuration } from "@/generated/prisma/client";
+import { createId } from "@paralleldrive/cuid2";
+import { Prisma, type Coverage as CoverageRow, type Payment as PaymentRow, type PolicyDuration } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { newCertificateNumber } from "@/server/coverages/certificate-number";
 import { scheduleCoverage } from "@/server/coverages/schedule";
@@ -12,7 +13,7 @@ import { toCoverage } from "@/server/coverages/service";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
-import { recordEvent } from "@/server/events/record";
+import { recordEvent, recordEvents } from "@/server/events/record";
 import { platformFee } from "@/server/ledger/fees";
 import { logger } from "@/server/logger";
 import { renewalDeclined } from "@/server/renewals/dunning";
@@ -27,6 +28,12 @@ const newId = () =>
     .toString("base64url")
     .toLowerCase()
     .replace(/[^a-z0-9]/g, "0");
+
+/** What a settlement reads of its payment (with the row's lock). */
+type LockedPayment = Pick<
+  PaymentRow,
+  "id" | "organizationId" | "policyId" | "email" | "customerName" | "amountMinor" | "currency" | "provider" | "autoRenew"
+>;
 
 export interface Settlement {
   payment: PaymentRow;
@@ -49,8 +56,10 @@ export async function settlePayment(
   { now = new Date(), failureReason, customerName, card, autoRenew }: SettleOptions = {},
 ): Promise<Settlement> {
   return db.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ id: string; status: string }[]>`
-      SELECT id, status::text AS status FROM payment WHERE reference = ${reference} FOR UPDATE`;
+    // The row is locked and read at once: what the settlement needs of it, not read again.
+    const [locked] = await tx.$queryRaw<(LockedPayment & { status: string })[]>`
+      SELECT id, status::text AS status, "organizationId", "policyId", email, "customerName", "amountMinor", currency, provider, "autoRenew"
+      FROM payment WHERE reference = ${reference} FOR UPDATE`;
     if (!locked) throw notFound("Payment");
     if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
     // A name given on the checkout is kept, paid or not.
@@ -65,14 +74,17 @@ export async function settlePayment(
       return { payment, coverage: null };
     }
 
-    const pending = await tx.payment.findUniqueOrThrow({ where: { id: locked.id } });
+    const pending = locked;
     // Credited only in its business's currency. The currency cannot change
     // once a payment exists (organizations/service.ts), so a payment in another
     // one was made before that rule or by hand: it is left pending — the
     // customer may have been charged, so it is neither credited nor failed —
-    // and logged for review. The row is held FOR KEY SHARE, like initialize.
-    const [org] = await tx.$queryRaw<{ currency: string }[]>`
-      SELECT currency FROM organization WHERE id = ${pending.organizationId} FOR KEY SHARE`;
+    // and logged for review. The row is held FOR KEY SHARE, like initialize;
+    // the payment's policy is read with it.
+    const [org] = await tx.$queryRaw<{ currency: string; policyName: string | null; duration: PolicyDuration | null }[]>`
+      SELECT o.currency, p.name AS "policyName", p.duration::text AS duration
+      FROM organization o LEFT JOIN policy p ON p.id = ${pending.policyId}
+      WHERE o.id = ${pending.organizationId} FOR KEY SHARE OF o`;
     if (org!.currency !== pending.currency) {
       logger.error(
         {
@@ -89,22 +101,23 @@ export async function settlePayment(
       );
     }
     const name = customerName ?? pending.customerName;
-    const policy = await tx.policy.findUniqueOrThrow({ where: { id: pending.policyId } });
+    if (org!.policyName === null || org!.duration === null) throw notFound("Policy");
+    const policy = { id: pending.policyId, name: org!.policyName, duration: org!.duration };
     const fee = platformFee(pending.amountMinor, env.PLATFORM_FEE_BPS);
-    const common = { organizationId: pending.organizationId, currency: pending.currency, reference, policyId: policy.id };
-    await tx.ledgerTransaction.createMany({
-      data: [
-        {
-          ...common,
-          type: "payment",
-          amountMinor: pending.amountMinor,
-          description: `Payment for ${policy.name} by ${pending.email}`,
-        },
-        ...(fee > 0n
-          ? [{ ...common, type: "fee" as const, amountMinor: -fee, description: `Platform fee (${env.PLATFORM_FEE_BPS / 100}%)` }]
-          : []),
-      ],
-    });
+    // The payment credited and the platform fee debited: one statement (ids and time as Prisma makes them).
+    const createdAt = new Date();
+    const entries = [
+      { type: "payment", amountMinor: pending.amountMinor, description: `Payment for ${policy.name} by ${pending.email}` },
+      ...(fee > 0n ? [{ type: "fee", amountMinor: -fee, description: `Platform fee (${env.PLATFORM_FEE_BPS / 100}%)` }] : []),
+    ];
+    await tx.$executeRaw`
+      INSERT INTO ledger_transaction (id, "organizationId", type, "amountMinor", currency, reference, description, "policyId", "createdAt")
+      VALUES ${Prisma.join(
+        entries.map(
+          (e) =>
+            Prisma.sql`(${createId()}, ${pending.organizationId}, ${e.type}::"LedgerType", ${e.amountMinor}, ${pending.currency}, ${reference}, ${e.description}, ${policy.id}, ${createdAt})`,
+        ),
+      )}`;
 
     // Created by the first payment of (policy, email), extended from the later
     // of now and its current end by every next one — atomically, even when two
@@ -137,9 +150,9 @@ export async function settlePayment(
       consent: autoRenew ?? pending.autoRenew ?? null,
       card: card ? { ...card, provider: pending.provider } : null,
     });
-    // The new period's reminders, renewal charge and expiry event are due again.
-    await scheduleCoverage(tx, upsertedRow);
-    const coverage = await tx.coverage.findUniqueOrThrow({ where: { id: upsertedRow.id } });
+    // The new period's reminders, renewal charge and expiry event are due again: the coverage as it now is.
+    const coverage = await scheduleCoverage(tx, upsertedRow);
+    if (!coverage) throw new Error("coverage schedule returned nothing");
     const purchased = inserted || before?.cancelled === true;
 
     // The customer (one per email), with running totals for the customers list.
@@ -165,19 +178,18 @@ export async function settlePayment(
         ...named,
       },
     });
-    const paymentData = toPayment(payment);
-    await recordEvent(tx, payment.organizationId, "payment.completed", paymentData, reference);
-    await recordEvent(
-      tx,
-      payment.organizationId,
-      purchased ? "policy.purchased" : "policy.renewed",
+    await recordEvents(tx, payment.organizationId, [
+      { type: "payment.completed", data: toPayment(payment), subject: reference },
       {
-        coverage: toCoverage(coverage, now),
-        policy: { id: policy.id, name: policy.name, duration: policy.duration },
-        payment: { reference, amount: formatMinor(payment.amountMinor, payment.currency), currency: payment.currency },
+        type: purchased ? "policy.purchased" : "policy.renewed",
+        data: {
+          coverage: toCoverage(coverage, now),
+          policy: { id: policy.id, name: policy.name, duration: policy.duration },
+          payment: { reference, amount: formatMinor(payment.amountMinor, payment.currency), currency: payment.currency },
+        },
+        subject: reference,
       },
-      reference,
-    );
+    ]);
     return { payment, coverage };
   });
 }
