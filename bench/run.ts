@@ -16,7 +16,10 @@
 //     organization with the history, event → first webhook delivery, claims
 //     POSTed at 10 connections; and the gzip first-load JS of every page from
 //     the build's manifests;
-//  4. one table, the targets with PASS/FAIL, bench/results.json
+//  4. the renewal job on a database of its own (bench/renewals.ts, also
+//     `npm run bench:renewals`): N auto-renewing coverages due, two runner
+//     processes, until none is due; every cover renewed once, checked in SQL;
+//  5. one table, the targets with PASS/FAIL, bench/results.json
 //     (bench/.out/results-ci.json in --ci). Targets failing does not fail the
 //     command; a phase that could not run, or any request that errored or
 //     answered non-2xx (other than the deliberate 401 checks), exits 1.
@@ -35,6 +38,7 @@ import vm from "node:vm";
 import zlib from "node:zlib";
 import autocannon, { type Request as LoadRequest } from "autocannon";
 import pg from "pg";
+import { RENEWAL_COVERS, RENEWAL_TARGET_S, type RenewalResults } from "./renewals-shape";
 import { countRows, createBenchDatabase, migrate, seedHistory, seedOrganizations, step, type SeededOrganization } from "./seed";
 
 const { values: args } = parseArgs({
@@ -51,6 +55,7 @@ const { values: args } = parseArgs({
     policies: { type: "string" },
     payments: { type: "string" },
     events: { type: "string" },
+    renewals: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -67,6 +72,7 @@ if (args.help) {
   --profile        run the app with node --cpu-prof: .cpuprofile files in bench/.out/profile-<time>/ (open in Chrome DevTools)
   --port <n>       the app's port (default 3600); the reference takes n+1, the webhook receiver n+2
   --orgs, --policies, --payments, --events <n>   override the shape
+  --renewals <n>   due covers for the renewal job phase (default 10 000, 500 in --ci; 0 skips it)
 Environment: DATABASE_URL (its server; default postgres://postgres@127.0.0.1:5432), NEXT_DIST_DIR (default .next).
 `,
   );
@@ -88,6 +94,8 @@ const SHAPE = {
   duration: num(args.duration, CI ? 3 : 15),
   warmup: num(args.warmup, CI ? 1 : 5),
   events: num(args.events, CI ? 8 : 40),
+  /** due covers the renewal job phase renews (bench/renewals.ts); 0: not run */
+  renewals: num(args.renewals, CI ? 500 : RENEWAL_COVERS),
   /** gap between the events' causing requests: base + up to the same again at random (spreads them over the worker's poll) */
   eventGapMs: CI ? 250 : 400,
   readConnections: [1, 50],
@@ -104,6 +112,7 @@ const STAMP = new Date().toISOString().replace(/[:.]/g, "-");
 const SERVER_LOG = path.join(OUT, `server-${STAMP}.log`);
 const REFERENCE_LOG = path.join(OUT, `reference-${STAMP}.log`);
 const BUILD_LOG = path.join(OUT, `build-${STAMP}.log`);
+const RENEWALS_LOG = path.join(OUT, `renewals-${STAMP}.log`);
 
 const log = (line = "") => process.stdout.write(`${line}\n`);
 /** An expected failure (no build, a busy port, a server that would not start): its message says it all. */
@@ -605,6 +614,49 @@ async function parity(orgs: SeededOrganization[]): Promise<Phase> {
   };
 }
 
+/**
+ * The renewal job (bench/renewals.ts in a process of its own, as `npm run
+ * bench:renewals`): its own database, SHAPE.renewals due covers, two runner
+ * processes. Its output goes to bench/.out/renewals-<time>.log; a wrong
+ * database after the run counts as errors.
+ */
+async function renewalJob(): Promise<Phase> {
+  const resultsFile = path.join(OUT, `renewals-${STAMP}.json`);
+  const proc = startProcess(
+    "bench:renewals",
+    process.execPath,
+    [
+      path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+      "bench/renewals.ts",
+      "--covers",
+      String(SHAPE.renewals),
+      "--results",
+      resultsFile,
+    ],
+    process.env,
+    RENEWALS_LOG,
+  );
+  const code = await proc.exited;
+  if (!fs.existsSync(resultsFile))
+    throw new Error(
+      `bench/renewals.ts exited with ${code} without results; ${path.relative(ROOT, RENEWALS_LOG)}:\n${tail(RENEWALS_LOG)}`,
+    );
+  const r = JSON.parse(fs.readFileSync(resultsFile, "utf8")) as RenewalResults;
+  log(
+    `    ${r.covers} covers in ${r.seconds} s, ${r.coversPerSecond} covers/s, runners' CPU ${r.runnerCpuMsPerCover} ms per cover`,
+  );
+  if (r.wrong.length) log(`    the database after the run: ${r.wrong.join("; ")}`);
+  return {
+    name: `renewal job, ${r.covers.toLocaleString("en")} due covers, ${r.runners} runners (req/s = covers/s)`,
+    requests: r.covers,
+    seconds: r.seconds,
+    rps: r.coversPerSecond,
+    errors: r.wrong.length + (code === 0 ? 0 : 1),
+    non2xx: 0,
+    extra: { renewal: r },
+  };
+}
+
 // ---------- report ----------
 
 interface Target {
@@ -644,6 +696,14 @@ function targets(bundle: RouteSize[] | undefined): Target[] {
   });
   const pay = find("payments page, 1 conn");
   out.push({ name: "payments page p95 < 30 ms", value: pay ? `${pay.p95} ms` : "n/a", pass: pay ? pay.p95! < 30 : null });
+  const renewals = phases.find((p) => p.name.startsWith("renewal job") && !p.failed);
+  if (SHAPE.renewals > 0)
+    out.push({
+      name: `renewal job: ${RENEWAL_COVERS.toLocaleString("en")} due covers < ${RENEWAL_TARGET_S} s`,
+      value: renewals ? `${renewals.seconds} s for ${renewals.requests!.toLocaleString("en")} (${renewals.rps} covers/s)` : "n/a",
+      // judged at the issue's shape only (the CI shape renews fewer)
+      pass: renewals && renewals.requests === RENEWAL_COVERS ? renewals.seconds! < RENEWAL_TARGET_S : null,
+    });
   const ov = find("analytics overview, 1 conn");
   out.push({ name: "analytics overview p95 < 200 ms", value: ov ? `${ov.p95} ms` : "n/a", pass: ov ? ov.p95! < 200 : null });
   const over = bundle?.filter((r) => r.over && !r.excepted) ?? [];
@@ -679,10 +739,16 @@ function table(): string {
 
 /** Keeps the newest `keep` logs of each kind in bench/.out/. */
 function pruneLogs(keep = 5) {
-  for (const kind of ["server", "reference", "build"]) {
+  for (const [kind, ext] of [
+    ["server", ".log"],
+    ["reference", ".log"],
+    ["build", ".log"],
+    ["renewals", ".log"],
+    ["renewals", ".json"],
+  ]) {
     const files = fs
       .readdirSync(OUT)
-      .filter((f) => f.startsWith(`${kind}-`) && f.endsWith(".log"))
+      .filter((f) => f.startsWith(`${kind}-`) && f.endsWith(ext!))
       .sort()
       .reverse();
     for (const f of files.slice(keep)) fs.rmSync(path.join(OUT, f), { force: true });
@@ -713,6 +779,10 @@ async function main(): Promise<number> {
   });
 
   for (const port of [PORT, REF_PORT, HOOK_PORT]) await assertPortFree(port);
+
+  // The renewal job on its own database, before the app starts (nothing else of the bench runs meanwhile).
+  if (SHAPE.renewals > 0)
+    await runPhase(`renewal job (${SHAPE.renewals.toLocaleString("en")} due covers, bench/renewals.ts)`, renewalJob);
 
   // 2. The database.
   const database = await createBenchDatabase();
