@@ -112,6 +112,8 @@ test("the business sees a declined renewal past due on the Renewals page, and it
   await expect(row).toContainText(/declined/i);
   await checkPage(page, "renewals-past-due", row);
 
+  const [listed] = (await ok(await t.write.get("business/renewals?view=past_due"))).data;
+
   // Turning automatic renewal off from the row stops the retries.
   await row.getByRole("switch", { name: /Renew automatically/ }).click();
   await expect(page.getByText("Automatic renewal turned off")).toBeVisible();
@@ -120,4 +122,8 @@ test("the business sees a declined renewal past due on the Renewals page, and it
       timeout: 20_000,
     })
     .toBe("expired");
+
+  // The declined charge's page says what it was.
+  await page.goto(`/payments/${listed.paymentReference}`);
+  await expect(page.getByTestId("payment-paid-with")).toContainText("automatic renewal, try 1 of 4", { timeout: FIRST_LOAD });
 });

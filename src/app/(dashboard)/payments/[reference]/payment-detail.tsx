@@ -68,7 +68,15 @@ export function PaymentDetail({ reference }: { reference: string }) {
                   label: "Reference",
                   value: <code className="font-mono text-xs">{p.reference}</code>,
                 },
-                { label: "Paid with", value: p.provider === "sandbox" ? "Sandbox checkout" : "Paystack" },
+                {
+                  label: "Paid with",
+                  value: p.renewal
+                    ? `Saved card (${p.provider === "sandbox" ? "sandbox" : "Paystack"}): automatic renewal, try ${p.renewal.attempt} of 4`
+                    : p.provider === "sandbox"
+                      ? "Sandbox checkout"
+                      : "Paystack",
+                  testId: "payment-paid-with",
+                },
                 { label: "Created", value: formatDateTime(p.createdAt) },
                 { label: "Paid", value: formatDateTime(p.paidAt) },
               ]}
