@@ -263,9 +263,15 @@ export async function initializeFor(client: APIRequestContext, policy: { id: str
 }
 
 /** A payment for the policy, paid with the success card: the verified payment (with its coverage). */
-export async function buyPolicy(client: APIRequestContext, policy: { id: string; price: string }, email: string) {
+export async function buyPolicy(
+  client: APIRequestContext,
+  policy: { id: string; price: string },
+  email: string,
+  /** More of the checkout's form, e.g. `{ autoRenew: true }`. */
+  checkout: Record<string, unknown> = {},
+) {
   const payment = await initializeFor(client, policy, email);
-  const paid = await payReference(payment.reference);
+  const paid = await payReference(payment.reference, CARDS.success, checkout);
   if (paid.status !== 200) throw new Error(`checkout failed: ${paid.status} ${JSON.stringify(paid.body)}`);
   return ok(await client.get(`payments/verify/${payment.reference}`));
 }

@@ -40,6 +40,9 @@ function verified(secret: string, r: ReceivedRequest) {
 }
 
 const COVERAGE_FIELDS = [
+  "autoRenew",
+  "card",
+  "graceEndsAt",
   "cancellationReason",
   "cancelledAt",
   "certificateNumber",

@@ -34,6 +34,7 @@ const PAYMENT_FIELDS = [
   "createdAt",
   "amountRefunded",
   "paymentLinkId",
+  "renewal",
 ];
 const COVERAGE_FIELDS = [
   "id",
@@ -47,6 +48,9 @@ const COVERAGE_FIELDS = [
   "certificateNumber",
   "cancelledAt",
   "cancellationReason",
+  "autoRenew",
+  "card",
+  "graceEndsAt",
 ];
 const REFERENCE = /^[A-Za-z0-9_-]{16,100}$/;
 
@@ -776,6 +780,10 @@ test.describe("GET /business/coverages", () => {
         // The new period starts where the first one ends.
         periodStartsAt: first.coverage.endsAt,
         endsAt: addMonths(first.coverage.endsAt, MONTHS[duration]),
+        // An auto-renewing cover's grace period follows its end (monthly and quarterly renew automatically by default).
+        graceEndsAt:
+          first.coverage.graceEndsAt &&
+          new Date(Date.parse(addMonths(first.coverage.endsAt, MONTHS[duration])) + 7 * 86_400_000).toISOString(),
       });
       expect(await listAll(t.read, "business/coverages")).toEqual([second.coverage]);
       // Verifying the first payment now shows the coverage as it stands.

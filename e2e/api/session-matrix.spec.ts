@@ -434,7 +434,8 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
     const [a, x] = [await tenantWithClients(), await tenantWithClients()];
     const [alice, bob, carol] = ["alice", "bob", "carol"].map((n) => `${n}-${unique()}@example.test`) as [string, string, string];
     const policy = await createPolicyFor(a.write);
-    const alicePaid = await buyPolicy(a.write, policy, alice);
+    // With automatic renewal: her card is saved, so switching it and removing the card are hers to do.
+    const alicePaid = await buyPolicy(a.write, policy, alice, { autoRenew: true });
     const aliceCover = alicePaid.coverage as { id: string };
     await buyPolicy(a.write, policy, bob);
     await buyPolicy(x.write, await createPolicyFor(x.write), carol);
@@ -525,7 +526,8 @@ test.describe("session matrix: the policyholder portal (every route under src/ap
       failures.push(`Alice's business changed:\n  before ${before.slice(0, 800)}\n  after  ${after.slice(0, 800)}`);
     // The control: Alice herself is answered on every session route — cancelling her cover last, as it ends it
     // (the quote and renewal of a cancelled cover are refused, by design).
-    const endsTheCover = (r: PortalRoute) => (/\/cancel$/.test(r.path) ? 1 : 0);
+    // Removing her saved card comes after switching automatic renewal (which needs the card).
+    const endsTheCover = (r: PortalRoute) => (/\/cancel$/.test(r.path) ? 2 : /\/card$/.test(r.path) ? 1 : 0);
     for (const r of [...sessionRoutes].sort((x, y) => endsTheCover(x) - endsTheCover(y))) {
       const own = await portalSend(r.method, pathOf(r, a.organizationId), aliceCookie, aliceCover.id, r);
       if (own.status >= 300)
