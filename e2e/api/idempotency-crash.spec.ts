@@ -77,6 +77,17 @@ const api = (key: string, method: string, route: string, body?: unknown, headers
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
+/** `npm run bootstrap`: an organization, its owner and its live and test API keys, made before the app starts. */
+function bootstrap(env: Record<string, string>, org: string, email: string) {
+  const boot = spawnSync("npx", ["tsx", "scripts/bootstrap.ts", "--org", org, "--email", email], {
+    env: { ...process.env, ...env, LOG_LEVEL: "silent" },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  expect(boot.status, boot.stderr).toBe(0);
+  return JSON.parse(boot.stdout.trim().split("\n").pop()!) as { apiKey: string; testApiKey: string };
+}
+
 const databases = [
   { name: "embedded", url: "" },
   ...(process.env.DATABASE_URL ? [{ name: "PostgreSQL", url: process.env.DATABASE_URL }] : []),
@@ -90,13 +101,7 @@ for (const database of databases) {
     const run = crypto.randomBytes(4).toString("hex");
 
     // An organization and its API key, made as an operator would (before the embedded lock is taken).
-    const boot = spawnSync(
-      "npx",
-      ["tsx", "scripts/bootstrap.ts", "--org", `Crash ${run}`, "--email", `crash-${run}@example.test`],
-      { env: { ...process.env, ...env, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 120_000 },
-    );
-    expect(boot.status, boot.stderr).toBe(0);
-    const { apiKey } = JSON.parse(boot.stdout.trim().split("\n").pop()!) as { apiKey: string };
+    const { apiKey } = bootstrap(env, `Crash ${run}`, `crash-${run}@example.test`);
 
     const idempotencyKey = `crash-after-commit-${run}`;
     const refundKey = `crash-after-commit-${run}-refund`;
@@ -220,13 +225,7 @@ for (const database of databases) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-crash-"));
     const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
     const run = crypto.randomBytes(4).toString("hex");
-    const boot = spawnSync(
-      "npx",
-      ["tsx", "scripts/bootstrap.ts", "--org", `Renewal crash ${run}`, "--email", `renewal-crash-${run}@example.test`],
-      { env: { ...process.env, ...env, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 120_000 },
-    );
-    expect(boot.status, boot.stderr).toBe(0);
-    const { testApiKey } = JSON.parse(boot.stdout.trim().split("\n").pop()!) as { testApiKey: string };
+    const { testApiKey } = bootstrap(env, `Renewal crash ${run}`, `renewal-crash-${run}@example.test`);
     // The job runner in the app; a charge left unsettled is taken up again 2 s after it started.
     const jobs = { ...env, WORKER: "true", RENEWAL_LEASE_SECONDS: "2" };
     const servers: Server[] = [startServer({ ...jobs, CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS: "1" })];

@@ -11,10 +11,11 @@
 // instances can run the job at once and a reminder still goes once (the
 // unique reminder row is a second guard). Nothing due: two index range reads.
 import { createId } from "@paralleldrive/cuid2";
-import { Prisma, type Coverage as CoverageRow } from "@/generated/prisma/client";
+import type { Coverage as CoverageRow } from "@/generated/prisma/client";
 import { db, type Tx } from "@/server/db/client";
 import { recordEvent } from "@/server/events/record";
 import type { MailData } from "@/server/mail/kinds";
+import { coverageScope, untilShort, type CoverageJobOptions } from "./batches";
 import { REMINDER_DAYS_SQL, scheduleCoverage } from "./schedule";
 import { toCoverage } from "./service";
 import { isActiveAt } from "./status";
@@ -22,10 +23,7 @@ import { isActiveAt } from "./status";
 const BATCH = 50;
 const DAY_MS = 86_400_000;
 
-export interface LifecycleOptions {
-  /** Only these organizations' coverages (the tests' own, on a database other tests share). */
-  organizationIds?: string[];
-}
+export type LifecycleOptions = CoverageJobOptions;
 
 export interface LifecycleResult {
   /** Reminders written (each with its mail). */
@@ -60,12 +58,7 @@ export function reminderPlan(
   };
 }
 
-const scope = (opts: LifecycleOptions) =>
-  opts.organizationIds
-    ? opts.organizationIds.length
-      ? Prisma.sql`AND c."organizationId" IN (${Prisma.join(opts.organizationIds)})`
-      : Prisma.sql`AND false`
-    : Prisma.empty;
+const scope = coverageScope;
 
 type Due = CoverageRow & { reminderDays: number[] };
 
@@ -150,16 +143,13 @@ async function expireBatch(now: Date, opts: LifecycleOptions): Promise<{ claimed
 
 /** Sends the reminders that are due and writes the expiries that came, in batches until none is left. */
 export async function runCoverageLifecycle(now = new Date(), opts: LifecycleOptions = {}): Promise<LifecycleResult> {
-  const result: LifecycleResult = { reminders: 0, expired: 0 };
-  for (;;) {
-    const batch = await remindBatch(now, opts);
-    result.reminders += batch.sent;
-    if (batch.claimed < BATCH) break;
-  }
-  for (;;) {
-    const batch = await expireBatch(now, opts);
-    result.expired += batch.expired;
-    if (batch.claimed < BATCH) break;
-  }
-  return result;
+  const reminders = await untilShort(BATCH, async () => {
+    const b = await remindBatch(now, opts);
+    return { claimed: b.claimed, done: b.sent };
+  });
+  const expired = await untilShort(BATCH, async () => {
+    const b = await expireBatch(now, opts);
+    return { claimed: b.claimed, done: b.expired };
+  });
+  return { reminders, expired };
 }

@@ -27,6 +27,7 @@ import { checkoutUrl, providerOf, type ProviderVerification } from "@/server/pay
 import { judgeCharge } from "@/server/payments/remote";
 import { settlePayment } from "@/server/payments/settle";
 import { unseal } from "@/server/seal";
+import { coverageScope, untilShort, type CoverageJobOptions } from "@/server/coverages/batches";
 import { RENEWAL_MAX_ATTEMPTS } from "./dunning";
 import { renewalAmount } from "./pricing";
 import { CARD_SEAL } from "./terms";
@@ -37,10 +38,7 @@ const CONCURRENCY = 8;
 /** How long a claimed coverage is left alone: longer than a charge and its settlement can take (10 min unless RENEWAL_LEASE_SECONDS). */
 export const RENEWAL_LEASE_MS = env.RENEWAL_LEASE_SECONDS * 1000;
 
-export interface RenewalOptions {
-  /** Only these organizations' coverages (the tests' own, on a database other tests share). */
-  organizationIds?: string[];
-}
+export type RenewalOptions = CoverageJobOptions;
 
 export interface RenewalResult {
   /** Charges sent (new and resumed). */
@@ -62,12 +60,7 @@ export function renewalReference(coverageId: string, periodEndsAt: Date, attempt
   return `cdr_${mac.slice(0, 32)}`;
 }
 
-const scope = (opts: RenewalOptions) =>
-  opts.organizationIds
-    ? opts.organizationIds.length
-      ? Prisma.sql`AND c."organizationId" IN (${Prisma.join(opts.organizationIds)})`
-      : Prisma.sql`AND false`
-    : Prisma.empty;
+const scope = coverageScope;
 
 interface Due {
   id: string;
@@ -348,10 +341,9 @@ export async function runRenewals(now = new Date(), opts: RenewalOptions = {}): 
     });
     if (batch.claimed < BATCH) break;
   }
-  for (;;) {
-    const batch = await cardNoticeBatch(now, opts);
-    result.cardNotices += batch.sent;
-    if (batch.claimed < BATCH) break;
-  }
+  result.cardNotices = await untilShort(BATCH, async () => {
+    const b = await cardNoticeBatch(now, opts);
+    return { claimed: b.claimed, done: b.sent };
+  });
   return result;
 }
