@@ -94,14 +94,14 @@ const databases = [
 ];
 
 for (const database of databases) {
-  test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation`, async () => {
+  test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation; a renewal killed after its charge is settled once`, async () => {
     test.setTimeout(240_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-crash-"));
     const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
     const run = crypto.randomBytes(4).toString("hex");
 
     // An organization and its API key, made as an operator would (before the embedded lock is taken).
-    const { apiKey } = bootstrap(env, `Crash ${run}`, `crash-${run}@example.test`);
+    const { apiKey, testApiKey } = bootstrap(env, `Crash ${run}`, `crash-${run}@example.test`);
 
     const idempotencyKey = `crash-after-commit-${run}`;
     const refundKey = `crash-after-commit-${run}-refund`;
@@ -212,6 +212,12 @@ for (const database of databases) {
         data: { amount: string }[];
       };
       expect(ledger.data.map((e) => e.amount).sort()).toEqual(["-10.00", "-140.00"]);
+
+      // The renewal job, on a server of its own (its job runner on) that dies after a renewal's charge.
+      const last = servers.at(-1)!;
+      last.child.kill("SIGKILL");
+      await last.exited;
+      await renewalCrash(testApiKey, env, servers, run);
     } finally {
       for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
       await Promise.all(servers.map((s) => s.exited));
@@ -219,68 +225,63 @@ for (const database of databases) {
   });
 }
 
-for (const database of databases) {
-  test(`${database.name}: killed after a renewal's charge and before its settlement, the next pass settles it once`, async () => {
-    test.setTimeout(240_000);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-crash-"));
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
-    const run = crypto.randomBytes(4).toString("hex");
-    const { testApiKey } = bootstrap(env, `Renewal crash ${run}`, `renewal-crash-${run}@example.test`);
-    // The job runner in the app; a charge left unsettled is taken up again 2 s after it started.
-    const jobs = { ...env, WORKER: "true", RENEWAL_LEASE_SECONDS: "2" };
-    const servers: Server[] = [startServer({ ...jobs, CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS: "1" })];
-    try {
-      await healthy();
-      const policyRes = await api(testApiKey, "POST", "business/policies", {
-        name: `Monthly cover ${run}`,
-        type: "property",
-        duration: "monthly",
-        price: "150.00",
-      });
-      expect(policyRes.status, await policyRes.clone().text()).toBe(201);
-      const policy = (await policyRes.json()) as { id: string };
-      const email = `holder-${run}@example.test`;
-      const init = await api(testApiKey, "POST", "payments/initialize", { amount: 150, policyId: policy.id, email, autoRenew: true });
-      expect(init.status, await init.clone().text()).toBe(201);
-      const { reference } = (await init.json()) as { reference: string };
-      const paid = await fetch(`${BASE}/api/checkout/${reference}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ cardNumber: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: "123" }),
-      });
-      expect(paid.status, await paid.clone().text()).toBe(200);
-      const verified = (await (await api(testApiKey, "GET", `payments/verify/${reference}`)).json()) as {
-        coverage: { id: string; autoRenew: boolean };
-      };
-      expect(verified.coverage.autoRenew).toBe(true);
-
-      // The period ends now: the worker charges the card, and the process dies before settling.
-      const ended = await api(testApiKey, "POST", `business/coverages/${verified.coverage.id}/simulate-end`);
-      expect(ended.status, await ended.clone().text()).toBe(200);
-      expect(await servers[0]!.exited).toBe("SIGKILL");
-
-      // Restarted (no crash this time): the charge is taken up again with its own reference, and settled once.
-      servers.push(startServer(jobs));
-      await healthy();
-      const coverageOf = async () =>
-        ((await (await api(testApiKey, "GET", `business/coverages?policyId=${policy.id}`)).json()) as {
-          data: { renewalCount: number; status: string }[];
-        }).data[0]!;
-      await expect.poll(async () => (await coverageOf()).renewalCount, { timeout: 30_000 }).toBe(1);
-      // Nothing more comes of it: one renewal payment, succeeded, attempt 1; one renewal credited in the ledger.
-      await new Promise((r) => setTimeout(r, 3_000));
-      expect(await coverageOf()).toMatchObject({ renewalCount: 1, status: "active" });
-      const payments = (await (await api(testApiKey, "GET", `payments?policyId=${policy.id}&limit=100`)).json()) as {
-        data: { reference: string; status: string; renewal: { attempt: number } | null }[];
-      };
-      expect(payments.data.filter((p) => p.renewal).map((p) => [p.status, p.renewal!.attempt])).toEqual([["success", 1]]);
-      const ledger = (await (await api(testApiKey, "GET", "business/earnings/transactions?type=payment&limit=100")).json()) as {
-        data: { amount: string }[];
-      };
-      expect(ledger.data.map((e) => e.amount)).toEqual(["150.00", "150.00"]);
-    } finally {
-      for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill("SIGKILL");
-      await Promise.all(servers.map((s) => s.exited));
-    }
+/**
+ * The renewal job killed after the provider charged a renewal and before the
+ * settlement committed (CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS), with a test key
+ * (the test clock): the restarted app charges the same reference again once
+ * the lease (2 s here) ran out, and settles it once.
+ */
+async function renewalCrash(testApiKey: string, env: Record<string, string>, servers: Server[], run: string) {
+  const jobs = { ...env, WORKER: "true", RENEWAL_LEASE_SECONDS: "2" };
+  servers.push(startServer({ ...jobs, CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS: "1" }));
+  await healthy();
+  const policyRes = await api(testApiKey, "POST", "business/policies", {
+    name: `Monthly cover ${run}`,
+    type: "property",
+    duration: "monthly",
+    price: "150.00",
   });
+  expect(policyRes.status, await policyRes.clone().text()).toBe(201);
+  const policy = (await policyRes.json()) as { id: string };
+  const email = `holder-${run}@example.test`;
+  const init = await api(testApiKey, "POST", "payments/initialize", { amount: 150, policyId: policy.id, email, autoRenew: true });
+  expect(init.status, await init.clone().text()).toBe(201);
+  const { reference } = (await init.json()) as { reference: string };
+  const paid = await fetch(`${BASE}/api/checkout/${reference}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ cardNumber: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 1, cvc: "123" }),
+  });
+  expect(paid.status, await paid.clone().text()).toBe(200);
+  const verified = (await (await api(testApiKey, "GET", `payments/verify/${reference}`)).json()) as {
+    coverage: { id: string; autoRenew: boolean };
+  };
+  expect(verified.coverage.autoRenew).toBe(true);
+
+  // The period ends now: the worker charges the card, and the process dies before settling.
+  const ended = await api(testApiKey, "POST", `business/coverages/${verified.coverage.id}/simulate-end`);
+  expect(ended.status, await ended.clone().text()).toBe(200);
+  expect(await servers.at(-1)!.exited).toBe("SIGKILL");
+
+  // Restarted (no crash this time): the charge is taken up again with its own reference, and settled once.
+  servers.push(startServer(jobs));
+  await healthy();
+  const coverageOf = async () =>
+    (
+      (await (await api(testApiKey, "GET", `business/coverages?policyId=${policy.id}`)).json()) as {
+        data: { renewalCount: number; status: string }[];
+      }
+    ).data[0]!;
+  await expect.poll(async () => (await coverageOf()).renewalCount, { timeout: 30_000 }).toBe(1);
+  // Nothing more comes of it: one renewal payment, succeeded, attempt 1; one renewal credited in the ledger.
+  await new Promise((r) => setTimeout(r, 3_000));
+  expect(await coverageOf()).toMatchObject({ renewalCount: 1, status: "active" });
+  const payments = (await (await api(testApiKey, "GET", `payments?policyId=${policy.id}&limit=100`)).json()) as {
+    data: { reference: string; status: string; renewal: { attempt: number } | null }[];
+  };
+  expect(payments.data.filter((p) => p.renewal).map((p) => [p.status, p.renewal!.attempt])).toEqual([["success", 1]]);
+  const ledger = (await (await api(testApiKey, "GET", "business/earnings/transactions?type=payment&limit=100")).json()) as {
+    data: { amount: string }[];
+  };
+  expect(ledger.data.map((e) => e.amount)).toEqual(["150.00", "150.00"]);
 }
