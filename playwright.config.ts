@@ -27,7 +27,7 @@ export default defineConfig({
   // embedded run's screenshots (test-results/screens/) must survive it.
   outputDir: POSTGRES ? "test-results/postgres" : "test-results",
   fullyParallel: true,
-  workers: 2,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
