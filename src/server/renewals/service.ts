@@ -167,17 +167,24 @@ export async function listRenewals(actor: Actor, query: ListRenewalsQuery, now =
     ORDER BY c.${Prisma.raw(`"${key}"`)}, c.id LIMIT ${take}`;
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
-  // The latest renewal charge of each listed cover's period: one query for the page.
+  // The latest renewal charge of each listed cover: one query for the page (DISTINCT ON, within the organization).
   const charges = page.length
-    ? await db.payment.findMany({
-        where: { coverageId: { in: page.map((r) => r.id) }, renewalAttempt: { not: null } },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        select: { coverageId: true, reference: true, failureReason: true, renewalPeriodEndsAt: true, status: true },
-        take: page.length * 4,
-      })
+    ? await db.$queryRaw<
+        {
+          coverageId: string;
+          reference: string;
+          failureReason: string | null;
+          renewalPeriodEndsAt: Date | null;
+          status: string;
+        }[]
+      >`
+        SELECT DISTINCT ON ("coverageId") "coverageId", reference, "failureReason", "renewalPeriodEndsAt", status::text AS status
+        FROM payment
+        WHERE "organizationId" = ${org} AND "coverageId" IN (${Prisma.join(page.map((r) => r.id))}) AND "renewalAttempt" IS NOT NULL
+        ORDER BY "coverageId", "createdAt" DESC, id DESC`
     : [];
   const latest = new Map<string, (typeof charges)[number]>();
-  for (const c of charges) if (!latest.has(c.coverageId!)) latest.set(c.coverageId!, c);
+  for (const c of charges) latest.set(c.coverageId, c);
   const last = page[page.length - 1];
   return {
     data: page.map((r) => {
