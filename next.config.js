@@ -22,6 +22,10 @@ const nextConfig = {
     "proper-lockfile",
     "ioredis",
     "nodemailer",
+    // The SMS SDKs (src/server/integrations/sms.ts). It sets the URL exports of africastalking/lib/common.js
+    // that the SDK's SMS client reads at each request: both must get the one module Node loads.
+    "twilio",
+    "africastalking",
     "undici",
     "uploadthing",
     "busboy",

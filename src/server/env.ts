@@ -76,6 +76,43 @@ const schema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   MAIL_FROM: z.string().default("Coverdesk <no-reply@coverdesk.local>"),
+  // SMS (src/server/integrations/sms.ts): Twilio when its SID, token and SMS_FROM are set, else
+  // Africa's Talking when its username and key are set, else (and always in test mode) JSON files
+  // under DATA_DIR/sms/. SMS_FROM: a Twilio number in E.164, or an Africa's Talking sender id / short code.
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  TWILIO_AUTH_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  SMS_FROM: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  // Tests only: a local stand-in for https://api.twilio.com.
+  TWILIO_API_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+    .refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s):// URL"),
+  AFRICASTALKING_USERNAME: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  AFRICASTALKING_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  // Tests only: a local stand-in for https://api.africastalking.com (messages go to `${it}/version1/messaging`).
+  AFRICASTALKING_API_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+    .refine((v) => v === undefined || /^https?:\/\/[^/]/.test(v), "must be an http(s):// URL"),
+  /** How long an SMS provider may take to answer before the send counts as failed (and is retried). */
+  SMS_TIMEOUT_MS: int(15_000, 100, 120_000),
   PLATFORM_FEE_BPS: int(150, 0, 10000),
   PAYSTACK_SECRET_KEY: z
     .string()

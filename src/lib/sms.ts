@@ -1,0 +1,33 @@
+// SMS length, for the server and for a live counter in the browser (no server imports here).
+// An SMS is sent in segments: 160 GSM-7 characters in one, 153 each once split; a single
+// character outside GSM-7 (a Yoruba "ọ", an emoji, "á") makes the whole text UCS-2: 70 in one,
+// 67 each once split. Counted by Twilio's sms-segments-calculator (plain JS, no Node built-ins).
+import { SegmentedMessage } from "sms-segments-calculator";
+
+/** The most segments one of our texts may take (each is billed as one SMS). */
+export const SMS_MAX_SEGMENTS = 2;
+/**
+ * The longest text we accept, in characters as `smsSegments` counts them. It is not the same
+ * limit: once split, two segments hold 306 GSM-7 characters (153 each) or 134 UCS-2 (67 each),
+ * so check `segments` against SMS_MAX_SEGMENTS as well.
+ */
+export const SMS_MAX_CHARACTERS = 320;
+
+export interface SmsSegments {
+  encoding: "GSM-7" | "UCS-2";
+  segments: number;
+  /**
+   * GSM-7: septets (the extension characters `€ [ ] { } ~ ^ \ |` count 2, as they cost 2).
+   * UCS-2: user-perceived characters (graphemes). `segments` is the figure that is billed:
+   * a letter with a separate combining mark (Yoruba "ọ́" = ọ + U+0301) is one character
+   * here but takes two of the 70 (or 67) UTF-16 units of a segment.
+   */
+  characters: number;
+}
+
+export function smsSegments(text: string): SmsSegments {
+  // Counted as written, without emulating Twilio's "smart encoding" (which, where it is turned
+  // on, swaps look-alikes such as curly quotes for GSM-7 ones and can only make a text shorter).
+  const message = new SegmentedMessage(text, "auto", false);
+  return { encoding: message.encodingName, segments: message.segmentsCount, characters: message.numberOfCharacters };
+}
