@@ -14,6 +14,7 @@ export const Customer = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable(),
+  phone: z.string().nullable().describe("E.164, given at their latest payment that gave one (or in the policyholder portal)"),
   currency: z.string(),
   paymentsCount: z.number().int().describe("Successful payments"),
   totalPaid: z.string(),
@@ -27,10 +28,27 @@ export const CustomerList = pageOf(Customer, "CustomerList");
 export const CustomerCoverage = Coverage.extend({ policyName: z.string() });
 export type CustomerCoverage = z.infer<typeof CustomerCoverage>;
 
-/** A customer with what they hold and did: newest payments and claims first (at most 50 of each). */
+/** A notice sent (or to be sent) to the customer, by email or SMS. */
+export const CustomerMessage = z.object({
+  id: z.string(),
+  kind: z.string().describe("customer_receipt, claim_approved, renewal_reminder, portal_code, …"),
+  channel: z.enum(["email", "sms"]),
+  recipient: z.string().describe("The email address or phone it went to"),
+  preview: z.string().nullable().describe("The email's subject or the SMS's text, once sent"),
+  status: z.enum(["queued", "sent", "failed"]),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+});
+export type CustomerMessage = z.infer<typeof CustomerMessage>;
+
+/** A customer with what they hold and did: newest payments, claims and messages first (at most 50 of each). */
 export const CustomerDetail = Customer.extend({
+  smsOptOut: z.boolean().describe("They turned text messages off in the policyholder portal"),
   coverageList: z.array(CustomerCoverage),
   payments: z.array(PaymentRow),
   claims: z.array(ClaimRow),
+  messages: z.array(CustomerMessage),
 });
 export type CustomerDetail = z.infer<typeof CustomerDetail>;

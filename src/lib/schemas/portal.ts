@@ -11,6 +11,11 @@ export const PortalEmailInput = z.strictObject({
 });
 export type PortalEmailInput = z.output<typeof PortalEmailInput>;
 
+/** Asking for a sign-in code: by email, or by SMS to the phone on file (by email when none is). */
+export const PortalCodeInput = PortalEmailInput.extend({
+  via: z.enum(["email", "sms"], "Choose email or sms").optional(),
+});
+
 export const PortalSignInInput = PortalEmailInput.extend({
   code: z
     .string()

@@ -34,7 +34,11 @@ export type Logo = z.infer<typeof Logo>;
 
 export const Settings = z
   .object({
-    notifications: z.object({ email: z.boolean(), sms: z.boolean() }),
+    notifications: z.object({
+      email: z.boolean().describe("The team's notices by email"),
+      sms: z.boolean().describe("Every SMS of the organization: the team's (to verified phones) and the policyholders'"),
+      digest: z.boolean().describe("Past 20 payment notices in a day, the rest of the day's payments come in one digest the next morning"),
+    }),
     api: z.object({ rateLimit: z.number().int().describe("Requests per minute for the organization, over all its keys") }),
     reminders: z.object({ daysBefore: z.array(z.number().int()).describe("Largest first; empty: no reminders") }),
     coverage: z.object({
@@ -55,7 +59,9 @@ export type Settings = z.infer<typeof Settings>;
 
 export const UpdateSettingsInput = z
   .strictObject({
-    notifications: z.strictObject({ email: z.boolean().optional(), sms: z.boolean().optional() }).optional(),
+    notifications: z
+      .strictObject({ email: z.boolean().optional(), sms: z.boolean().optional(), digest: z.boolean().optional() })
+      .optional(),
     api: z
       .strictObject({
         rateLimit: z

@@ -158,7 +158,7 @@ describe("renewal reminders", () => {
     const reminder = (await remindersOf(c.id))[0]!;
     expect(task!.sourceId).toBe(reminder.id);
     expect(task!.data).toEqual({ coverageId: c.id, policyId: s.policy.id, endsAt: end.toISOString(), daysBefore: 14 });
-    const mail = await composeMail(task!);
+    const mail = (await composeMail(task!))!;
     expect(mail.to).toBe(email);
     expect(mail.subject).toMatch(/^Your Shop cover with Org [0-9a-f]+ ends in (39|40) days$/);
     expect(mail.text).toContain(`${env.APP_URL}/portal/${s.orgId}/coverages/${c.id}`);
@@ -240,7 +240,7 @@ describe("renewal reminders", () => {
     expect((await remindersOf(c.id)).map((r) => [r.daysBefore, r.organizationId])).toEqual([[5, s.orgId]]);
     const [task] = await mailsOf(s.orgId);
     expect(task!.recipient).toBe(email);
-    const mail = await composeMail(task!);
+    const mail = (await composeMail(task!))!;
     expect(mail.subject).toMatch(/^\[Test\] Your Shop cover with /);
     expect(mail.text).toContain(`/portal/${s.orgId}/coverages/${c.id}`);
     expect(await eventsOf(s.orgId, "coverage.expiring")).toHaveLength(1);

@@ -10,6 +10,7 @@
 // coverage commits in the claiming transaction, so any number of app
 // instances can run the job at once and a reminder still goes once (the
 // unique reminder row is a second guard). Nothing due: two index range reads.
+import { withPolicyholderSms } from "@/server/mail/plan";
 import { createId } from "@paralleldrive/cuid2";
 import type { Coverage as CoverageRow } from "@/generated/prisma/client";
 import { db, type Tx } from "@/server/db/client";
@@ -103,16 +104,17 @@ async function sendReminder(tx: Tx, row: CoverageRow, daysBefore: number, first:
     daysBefore,
   };
   await tx.mailTask.createMany({
-    data: [
+    data: await withPolicyholderSms(tx, [
       {
         organizationId: row.organizationId,
         kind: "renewal_reminder",
         sourceId: id,
         recipient: row.customerEmail,
+        customerEmail: row.customerEmail,
         data,
         runAt: now,
       },
-    ],
+    ]),
     skipDuplicates: true,
   });
   if (first) await recordEvent(tx, row.organizationId, "coverage.expiring", toCoverage(row, now), row.id);

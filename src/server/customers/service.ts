@@ -1,7 +1,7 @@
 // Customers: the people who paid a business for a policy, one per email.
 // The row and its running totals are written by the payment's settlement (in
 // its transaction); coverages, payments and claims are found by the email.
-import type { Customer as CustomerRow, Prisma } from "@/generated/prisma/client";
+import type { Customer as CustomerRow, MailTask, Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
@@ -12,7 +12,20 @@ import { notFound } from "@/server/errors";
 import { literal } from "@/server/like";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { toPaymentRow } from "@/server/payments/search";
-import type { Customer, CustomerDetail, ListCustomersQuery } from "@/lib/schemas/customers";
+import type { Customer, CustomerDetail, CustomerMessage, ListCustomersQuery } from "@/lib/schemas/customers";
+
+const toCustomerMessage = (m: MailTask): CustomerMessage => ({
+  id: m.id,
+  kind: m.kind,
+  channel: m.channel === "sms" ? "sms" : "email",
+  recipient: m.recipient,
+  preview: m.preview,
+  status: m.sentAt ? "sent" : m.failedAt ? "failed" : "queued",
+  attempts: m.attempts,
+  lastError: m.lastError,
+  createdAt: m.createdAt.toISOString(),
+  sentAt: m.sentAt?.toISOString() ?? null,
+});
 
 /** At most this many payments and claims are shown on a customer's page (newest first). */
 const RECENT = 50;
@@ -23,6 +36,7 @@ const toCustomer = (row: CustomerRow, currency: string, counts: Counts): Custome
   id: row.id,
   email: row.email,
   name: row.name,
+  phone: row.phone,
   currency,
   paymentsCount: row.paymentsCount,
   totalPaid: formatMinor(row.totalPaidMinor, currency),
@@ -79,7 +93,7 @@ export async function getCustomer(actor: Actor, id: string, now = new Date()): P
   const row = await db.customer.findFirst({ where: { id, organizationId: actor.organizationId } });
   if (!row) throw notFound("Customer");
   const org = actor.organizationId;
-  const [currency, coverages, payments, claims] = await Promise.all([
+  const [currency, coverages, payments, claims, messages] = await Promise.all([
     currencyOf(org),
     db.coverage.findMany({
       where: { organizationId: org, customerEmail: row.email },
@@ -100,6 +114,11 @@ export async function getCustomer(actor: Actor, id: string, now = new Date()): P
       take: RECENT,
       include: { policy: { select: { name: true } } },
     }),
+    db.mailTask.findMany({
+      where: { organizationId: org, customerEmail: row.email },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: RECENT,
+    }),
   ]);
   const counts: Counts = new Map([
     [row.email, { total: coverages.length, active: coverages.filter((c) => isActiveAt(c, now)).length }],
@@ -109,5 +128,7 @@ export async function getCustomer(actor: Actor, id: string, now = new Date()): P
     coverageList: coverages.map((c) => ({ ...toCoverage(c, now), policyName: c.policy.name })),
     payments: payments.map(toPaymentRow),
     claims: claims.map((c) => ({ ...toClaim(c), policyName: c.policy.name, customerEmail: c.customerEmail })),
+    smsOptOut: row.smsOptOut,
+    messages: messages.map(toCustomerMessage),
   };
 }

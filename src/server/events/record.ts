@@ -28,6 +28,7 @@ export const INTERNAL_EVENT_TYPES = [
   "claim_payout.requested",
   "claim_payout.processing",
   "claim_payout.failed",
+  "webhook.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number] | (typeof INTERNAL_EVENT_TYPES)[number] | "ping";
 

@@ -21,9 +21,29 @@ export const MAIL_KINDS = [
   "card_expiring",
   /** To the policyholder: the premium of an auto-renewing cover changes, and from when. */
   "premium_change",
-  /** A policyholder portal sign-in code: decided and composed by src/server/portal/auth.ts (composePortalCodeMail). */
+  /** A policyholder portal sign-in code: decided and composed by src/server/portal/auth.ts (composePortalCode): by SMS when asked so and a phone is on file. */
   "portal_code",
+  /** To the policyholder: their claim was filed, decided (approved, rejected) or paid. */
+  "claim_received",
+  "claim_approved",
+  "claim_rejected",
+  "claim_paid",
+  /** To the policyholder: a refund of their payment went through. */
+  "refund",
+  /** To the policyholder: their cover was cancelled. */
+  "cancellation",
+  /** To the owners and admins: the day's payments past the 20th, in one message (Settings → Notifications → daily digest). */
+  "payment_digest",
+  /** To the owners and admins: a webhook endpoint was disabled by the platform (it answered 410 Gone). */
+  "webhook_disabled",
+  /** To the owners and admins: a claim payout to a policyholder's bank failed. */
+  "payout_failed",
+  /** To a dashboard user: the code that verifies the phone on their profile (SMS only; the code is made when it is sent). */
+  "phone_code",
+  /** To a dashboard user: a notice template as it reads, with sample data ("Send me a test"). */
+  "template_test",
 ] as const;
+export type MailChannel = "email" | "sms";
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 const PaymentData = z.object({
@@ -98,6 +118,30 @@ export const MAIL_DATA = {
   }),
   /** Nothing: whether the recipient has cover, and the code, are decided when it is sent. */
   portal_code: z.object({}),
+  claim_received: z.object({ claimId: z.string() }),
+  claim_approved: z.object({ claimId: z.string() }),
+  claim_rejected: z.object({ claimId: z.string() }),
+  claim_paid: z.object({ claimId: z.string() }),
+  refund: z.object({ id: z.string(), paymentReference: z.string(), amount: z.string(), currency: z.string() }),
+  cancellation: z.object({ id: z.string(), policyId: z.string(), cancelledAt: z.string().nullable() }),
+  /** The UTC day (YYYY-MM-DD) whose payments it sums up; sent the next morning. */
+  payment_digest: z.object({ day: z.string() }),
+  webhook_disabled: z.object({ webhookId: z.string(), url: z.string(), reason: z.string() }),
+  payout_failed: z.object({
+    id: z.string(),
+    claimId: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    failureReason: z.string().nullable(),
+  }),
+  /** Nothing: the code is made, and its HMAC kept on the user, when the SMS is sent. */
+  phone_code: z.object({ userId: z.string() }),
+  template_test: z.object({
+    template: z.string(),
+    emailSubject: z.string(),
+    emailBody: z.string(),
+    smsBody: z.string(),
+  }),
 } satisfies Record<MailKind, z.ZodType>;
 
 export type MailData<K extends MailKind> = z.output<(typeof MAIL_DATA)[K]>;

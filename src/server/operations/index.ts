@@ -11,6 +11,7 @@ import { earningsOperations } from "./earnings";
 import { fileOperations } from "./files";
 import { kybOperations } from "./kyb";
 import { moneyBackOperations } from "./money-back";
+import { notificationOperations } from "./notifications";
 import { organizationOperations } from "./organizations";
 import { paymentLinkOperations } from "./payment-links";
 import { paymentOperations } from "./payments";
@@ -30,6 +31,7 @@ export const operations = [
   ...claimOperations,
   ...webhookOperations,
   ...settingsOperations,
+  ...notificationOperations,
   ...documentOperations,
   ...kybOperations,
   ...earningsOperations,

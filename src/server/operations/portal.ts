@@ -7,7 +7,7 @@ import { z } from "@/lib/messages";
 import { claimFormFiles, CLAIM_FILE_FIELDS } from "@/lib/schemas/claims";
 import { ClaimantAccountInput } from "@/lib/schemas/claim-payouts";
 import { PortalCancelInput, UpdateCoverageBody } from "@/lib/schemas/coverages";
-import { PortalClaimForm, PortalEmailInput, PortalSignInInput } from "@/lib/schemas/portal";
+import { PortalClaimForm, PortalCodeInput, PortalSignInInput } from "@/lib/schemas/portal";
 import { clientIpOf } from "@/server/client-ip";
 import { certificateResponse } from "@/server/coverages/certificate";
 import { env } from "@/server/env";
@@ -94,14 +94,14 @@ export const portalOperations = [
       method: "POST",
       path: "/api/portal/{organizationId}/code",
       params: Org,
-      body: PortalEmailInput,
+      body: PortalCodeInput,
       bodyRequired: true,
       maxBodyBytes: MAX_JSON_BYTES,
       status: 202,
       headers: PRIVATE,
     },
     handler: async ({ organizationId, input, request }) => {
-      await requestPortalCode(organizationId, input.email, clientIpOf(request!));
+      await requestPortalCode(organizationId, input.email, clientIpOf(request!), { via: input.via ?? "email" });
       return { message: "If this email has cover with us, a sign-in code is on its way. It works for 10 minutes." };
     },
   }),

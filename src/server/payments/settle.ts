@@ -32,7 +32,16 @@ const newId = () =>
 /** What a settlement reads of its payment (with the row's lock). */
 type LockedPayment = Pick<
   PaymentRow,
-  "id" | "organizationId" | "policyId" | "email" | "customerName" | "amountMinor" | "currency" | "provider" | "autoRenew"
+    | "id"
+  | "organizationId"
+  | "policyId"
+  | "email"
+  | "customerName"
+  | "customerPhone"
+  | "amountMinor"
+  | "currency"
+  | "provider"
+  | "autoRenew"
 >;
 
 export interface Settlement {
@@ -58,7 +67,7 @@ export async function settlePayment(
   return db.$transaction(async (tx) => {
     // The row is locked and read at once: what the settlement needs of it, not read again.
     const [locked] = await tx.$queryRaw<(LockedPayment & { status: string })[]>`
-      SELECT id, status::text AS status, "organizationId", "policyId", email, "customerName", "amountMinor", currency, provider, "autoRenew"
+      SELECT id, status::text AS status, "organizationId", "policyId", email, "customerName", "customerPhone", "amountMinor", currency, provider, "autoRenew"
       FROM payment WHERE reference = ${reference} FOR UPDATE`;
     if (!locked) throw notFound("Payment");
     if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
@@ -101,6 +110,8 @@ export async function settlePayment(
       );
     }
     const name = customerName ?? pending.customerName;
+    // The phone given with this payment becomes the customer's (their SMS notices go there).
+    const phone = pending.customerPhone;
     if (org!.policyName === null || org!.duration === null) throw notFound("Policy");
     const policy = { id: pending.policyId, name: org!.policyName, duration: org!.duration };
     const fee = platformFee(pending.amountMinor, env.PLATFORM_FEE_BPS);
@@ -157,10 +168,11 @@ export async function settlePayment(
 
     // The customer (one per email), with running totals for the customers list.
     await tx.$executeRaw`
-      INSERT INTO customer (id, "organizationId", email, name, "paymentsCount", "totalPaidMinor", "lastPaidAt", "createdAt", "updatedAt")
-      VALUES (${newId()}, ${pending.organizationId}, ${pending.email}, ${name}, 1, ${pending.amountMinor}, ${now}, ${now}, ${now})
+      INSERT INTO customer (id, "organizationId", email, name, phone, "paymentsCount", "totalPaidMinor", "lastPaidAt", "createdAt", "updatedAt")
+      VALUES (${newId()}, ${pending.organizationId}, ${pending.email}, ${name}, ${phone}, 1, ${pending.amountMinor}, ${now}, ${now}, ${now})
       ON CONFLICT ("organizationId", email) DO UPDATE SET
         name = COALESCE(EXCLUDED.name, customer.name),
+        phone = COALESCE(EXCLUDED.phone, customer.phone),
         "paymentsCount" = customer."paymentsCount" + 1,
         "totalPaidMinor" = customer."totalPaidMinor" + EXCLUDED."totalPaidMinor",
         "lastPaidAt" = GREATEST(customer."lastPaidAt", EXCLUDED."lastPaidAt"),

@@ -114,7 +114,7 @@ describe("runDuePayouts on the sandbox", () => {
     const tasks = await db.mailTask.findMany({ where: { organizationId: org.id, kind: "withdrawal_failed" } });
     expect(tasks.map((t) => t.recipient).sort()).toEqual([user.email, admin.user.email].map((e) => e.toLowerCase()).sort());
     expect(tasks.map((t) => t.recipient)).not.toContain(member.user.email.toLowerCase());
-    const mail = await composeMail(tasks[0]!);
+    const mail = (await composeMail(tasks[0]!))!;
     expect(mail.subject).toContain("25.13");
     for (const text of [mail.text, mail.html]) {
       expect(text).toContain(`••••${account.accountNumberLast4}`);

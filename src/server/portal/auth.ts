@@ -8,7 +8,7 @@
 // cover there (nobody learns who is insured by whom): the request does the
 // same work for every email — the throttles and one mail task — and answers;
 // the mail worker then decides, and sends a code only to an email that has a
-// coverage at that business (composePortalCodeMail).
+// coverage at that business (composePortalCode).
 //
 // A correct code opens a session: a random token in an HttpOnly cookie, its
 // SHA-256 in portal_session, bound to one organization and one email.
@@ -17,7 +17,8 @@ import type { MailTask } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
-import { layoutEmail, type Email } from "@/server/integrations/email";
+import { layoutEmail } from "@/server/integrations/email";
+import type { Outgoing } from "@/server/mail/compose";
 import { brandingOf } from "@/server/organizations/branding";
 import { activeCounter, type WindowCounter } from "@/server/rest/rate-limit";
 
@@ -76,13 +77,20 @@ export async function requestPortalCode(
   organizationId: string,
   email: string,
   ip: string | null,
-  { counter = activeCounter() }: { counter?: WindowCounter } = {},
+  { counter = activeCounter(), via = "email" }: { counter?: WindowCounter; via?: "email" | "sms" } = {},
 ): Promise<void> {
   await portalBusiness(organizationId);
   await throttle(counter, `portal:code:${organizationId}:${digest(email)}`, CODES_PER_EMAIL);
   await throttle(counter, `portal:code-ip:${digest(ip ?? UNKNOWN_IP)}`, CODES_PER_IP);
   await db.mailTask.create({
-    data: { organizationId, kind: PORTAL_CODE_MAIL, sourceId: crypto.randomUUID(), recipient: email, data: {} },
+    data: {
+      organizationId,
+      kind: PORTAL_CODE_MAIL,
+      sourceId: crypto.randomUUID(),
+      recipient: email,
+      customerEmail: email,
+      data: via === "sms" ? { via } : {},
+    },
   });
 }
 
@@ -93,8 +101,10 @@ export async function requestPortalCode(
  * (the sender then deletes the task, so no trace of the email stays). A retry
  * after a failed send issues a new code.
  */
-export async function composePortalCodeMail(task: MailTask, now = new Date()): Promise<Email | null> {
-  const { organizationId, recipient: email } = task;
+export async function composePortalCode(task: MailTask, now = new Date()): Promise<Outgoing | null> {
+  const { organizationId } = task;
+  // The email the code was asked for: the task's recipient, until an SMS send moved it to the phone.
+  const email = task.customerEmail ?? task.recipient;
   if (now.getTime() - task.createdAt.getTime() > CODE_TTL_MS) return null;
   const business = await brandingOf(organizationId);
   if (!business) return null;
@@ -112,8 +122,20 @@ export async function composePortalCodeMail(task: MailTask, now = new Date()): P
       },
     }),
   ]);
+  // Asked for by SMS and a phone is on file: the code goes there (whatever the business's SMS setting:
+  // the policyholder asked for it), else by email.
+  if ((task.data as { via?: unknown } | null)?.via === "sms") {
+    const customer = await db.customer.findUnique({
+      where: { organizationId_email: { organizationId, email } },
+      select: { phone: true },
+    });
+    if (customer?.phone) {
+      const body = `${business.livemode ? "" : "[Test] "}${code} is your ${business.name} sign-in code. It works once, for 10 minutes. Never share it.`;
+      return { channel: "sms", sms: { to: customer.phone, body, kind: PORTAL_CODE_MAIL, livemode: business.livemode } };
+    }
+  }
   const mail = portalCodeMail({ business: business.name, code, link: portalUrl(organizationId), livemode: business.livemode });
-  return { to: email, onBehalfOf: business.name, ...mail };
+  return { channel: "email", email: { to: email, onBehalfOf: business.name, ...mail } };
 }
 
 /** Pure: the words of the code mail. */

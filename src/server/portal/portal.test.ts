@@ -23,7 +23,7 @@ import {
   CODE_MAX_ATTEMPTS,
   CODES_PER_EMAIL,
   CODES_PER_IP,
-  composePortalCodeMail,
+  composePortalCode,
   PORTAL_CODE_MAIL,
   portalSession,
   requestPortalCode,
@@ -135,7 +135,8 @@ async function statementsDuring(work: () => Promise<unknown>): Promise<string[]>
 async function sendCodes(organizationId: string): Promise<void> {
   const tasks = await db.mailTask.findMany({ where: { organizationId, kind: PORTAL_CODE_MAIL, sentAt: null } });
   for (const task of tasks) {
-    const mail = await composePortalCodeMail(task);
+    const out = await composePortalCode(task);
+    const mail = out?.channel === "email" ? out.email : null;
     if (mail) await sendEmail(mail);
     if (mail) await db.mailTask.update({ where: { id: task.id }, data: { sentAt: new Date(), attempts: 1 } });
     else await db.mailTask.delete({ where: { id: task.id } });
@@ -288,7 +289,7 @@ describe("portal sign-in codes", () => {
     await buy(actor, policy, email);
     await requestPortalCode(org.id, email, null, { counter: memoryCounter() });
     const task = await db.mailTask.findFirstOrThrow({ where: { organizationId: org.id, recipient: email } });
-    expect(await composePortalCodeMail(task, new Date(Date.now() + 11 * 60_000))).toBeNull();
+    expect(await composePortalCode(task, new Date(Date.now() + 11 * 60_000))).toBeNull();
     expect(await db.portalCode.count({ where: { organizationId: org.id, email } })).toBe(0);
   });
 

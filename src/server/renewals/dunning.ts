@@ -3,6 +3,7 @@
 // the period's end, and the policyholder is told each time, with the declined
 // charge's checkout page to pay by hand (the card paid with is saved). Runs in
 // the settlement's transaction, beside the `payment.failed` event.
+import { withPolicyholderSms } from "@/server/mail/plan";
 import type { Payment as PaymentRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import type { Tx } from "@/server/db/client";
@@ -53,16 +54,17 @@ export async function renewalDeclined(tx: Tx, payment: PaymentRow, now: Date): P
     graceEndsAt: coverage.graceEndsAt?.toISOString() ?? null,
   };
   await tx.mailTask.createMany({
-    data: [
+    data: await withPolicyholderSms(tx, [
       {
         organizationId: payment.organizationId,
         kind: "renewal_failed",
         sourceId: payment.id,
         recipient: payment.email,
+        customerEmail: payment.email,
         data,
         runAt: now,
       },
-    ],
+    ]),
     skipDuplicates: true,
   });
 }

@@ -155,7 +155,7 @@ describe("the renewal charge", () => {
     expect(after.lapseAt?.getTime()).toBe(stopped.endsAt.getTime());
     const [told] = await mailsOf(s2.orgId, "renewal_stopped");
     expect(told?.recipient).toBe(stopped.customerEmail);
-    const mail = await composeMail(told!);
+    const mail = (await composeMail(told!))!;
     expect(mail.subject).toContain("was not renewed");
     expect((await s2.lifecycle(at(stopped.endsAt, 2 * MIN))).expired).toBe(1);
     expect(await renewalPayments(stopped.id)).toHaveLength(0);
@@ -181,7 +181,7 @@ describe("dunning and grace", () => {
     expect(failed).toHaveLength(1);
     expect((failed[0]!.data as { failureReason: string }).failureReason).toMatch(/declined/);
     const [mail] = await mailsOf(s.orgId, "renewal_failed");
-    const composed = await composeMail(mail!);
+    const composed = (await composeMail(mail!))!;
     expect(composed.subject).toContain("could not renew");
     expect(composed.text).toContain(`/pay/${renewalReference(c.id, end, 1)}`);
 
@@ -273,7 +273,7 @@ describe("the price of a renewal", () => {
     await updatePolicy(s.actor, s.policy.id, UpdatePolicyInput.parse({ price: "6000.00" }));
     const [told] = await mailsOf(s.orgId, "premium_change");
     expect(told?.recipient).toBe(late.customerEmail);
-    expect((await composeMail(told!)).text).toContain("6,000.00");
+    expect((await composeMail(told!))!.text).toContain("6,000.00");
     await s.renew(at(late.endsAt, MIN));
     expect((await renewalPayments(late.id)).map((p) => p.amountMinor)).toEqual([600000n]);
     expect((await coverage(late.id)).nextPremiumMinor).toBeNull();
@@ -300,7 +300,7 @@ describe("the renewal reminder", () => {
     const manual = await s.buy({ autoRenew: false });
     await s.lifecycle(at(auto.endsAt, -3 * DAY + MIN));
     const mails = await mailsOf(s.orgId, "renewal_reminder");
-    const of = async (email: string) => composeMail(mails.find((m) => m.recipient === email)!);
+    const of = async (email: string) => (await composeMail(mails.find((m) => m.recipient === email)!))!;
     const a = await of(auto.customerEmail);
     // (Days counted from the real clock when the mail is composed.)
     expect(a.subject).toMatch(/ renews in \d+ days?$/);
@@ -321,7 +321,7 @@ describe("the card notice", () => {
     expect((await s.renew(at(c.endsAt, -7 * DAY + MIN))).cardNotices).toBe(1);
     expect((await s.renew(at(c.endsAt, -6 * DAY))).cardNotices).toBe(0);
     const [mail] = await mailsOf(s.orgId, "card_expiring");
-    expect((await composeMail(mail!)).subject).toContain("Update your card");
+    expect((await composeMail(mail!))!.subject).toContain("Update your card");
     // A card valid past the end gets none.
     const fine = await s.buy();
     expect(fine.cardNoticeAt).toBeNull();

@@ -95,6 +95,7 @@ export async function announcePrice(
       kind: "premium_change",
       sourceId: `${c.id}:${now.toISOString()}`,
       recipient: c.customerEmail,
+      customerEmail: c.customerEmail,
       data: { coverageId: c.id, policyId: policy.id, amount, currency: policy.currency, from: from.toISOString() },
       runAt: now,
     })),

@@ -17,12 +17,12 @@ import type { Settings, UpdateSettingsInput, UploadLogoInput } from "@/lib/schem
 /** A logo is shown small: 1 MiB is plenty (or the upload limit, if lower). */
 export const LOGO_MAX_BYTES = () => Math.min(1024 * 1024, env.MAX_UPLOAD_BYTES);
 
-type Row = Pick<Organization, "notifyEmail" | "notifySms" | "apiRateLimit" | "reminderDays" | "coolingOffDays" | "accentColor"> & {
+type Row = Pick<Organization, "notifyEmail" | "notifySms" | "notifyDigest" | "apiRateLimit" | "reminderDays" | "coolingOffDays" | "accentColor"> & {
   logoFile: StoredFile | null;
 };
 
 const toSettings = (org: Row): Settings => ({
-  notifications: { email: org.notifyEmail, sms: org.notifySms },
+  notifications: { email: org.notifyEmail, sms: org.notifySms, digest: org.notifyDigest },
   api: { rateLimit: org.apiRateLimit },
   reminders: { daysBefore: [...org.reminderDays].sort((a, b) => b - a) },
   coverage: { coolingOffDays: org.coolingOffDays },
@@ -64,6 +64,7 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
       data: {
         notifyEmail: input.notifications?.email,
         notifySms: input.notifications?.sms,
+        notifyDigest: input.notifications?.digest,
         apiRateLimit: input.api?.rateLimit,
         reminderDays: days,
         coolingOffDays: input.coverage?.coolingOffDays,

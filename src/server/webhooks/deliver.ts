@@ -4,6 +4,7 @@ import { fetch } from "undici";
 import type { Prisma, Webhook as WebhookRow } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
 import { env } from "@/server/env";
+import { recordEvent } from "@/server/events/record";
 import { unseal } from "@/server/seal";
 import { signatureHeaders } from "./signing";
 import { pinnedAgent, resolveTarget, type ResolveHost } from "./url-safety";
@@ -159,4 +160,19 @@ export function logAttempt(
       nextRetryAt,
     },
   });
+}
+
+const GONE_REASON = "The receiver answered 410 Gone";
+
+/**
+ * A receiver that answers 410 Gone gets nothing more: its webhook is disabled
+ * and, when this changed it, the internal `webhook.disabled` event tells the
+ * business's team (src/server/mail/plan.ts) in the same transaction.
+ */
+export async function disableGone(tx: Tx, webhookId: string): Promise<void> {
+  const [row] = await tx.$queryRaw<{ organizationId: string; url: string }[]>`
+    UPDATE webhook SET status = 'disabled', "disabledReason" = ${GONE_REASON}, "updatedAt" = now()
+    WHERE id = ${webhookId} AND status = 'enabled'
+    RETURNING "organizationId", url`;
+  if (row) await recordEvent(tx, row.organizationId, "webhook.disabled", { webhookId, url: row.url, reason: GONE_REASON }, webhookId);
 }

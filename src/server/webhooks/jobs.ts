@@ -10,7 +10,7 @@ import { env } from "@/server/env";
 import { passJob, rowJob, runRowJob } from "@/server/jobs/kind";
 import { scheduleOf } from "@/server/jobs/retry";
 import { planMailTasks } from "@/server/mail/plan";
-import { logAttempt, sendOnce, type Outcome } from "./deliver";
+import { disableGone, logAttempt, sendOnce, type Outcome } from "./deliver";
 
 const BATCH = 20;
 
@@ -59,12 +59,7 @@ const dropTask = (task: Task) => db.webhookTask.deleteMany({ where: { id: task.i
 async function record(task: Task, outcome: Outcome, attempt: number, retryAt: Date | null) {
   await db.$transaction(async (tx) => {
     await logAttempt(tx, task.webhook, task.event!, attempt, outcome, retryAt);
-    if (outcome.gone) {
-      await tx.webhook.update({
-        where: { id: task.webhook.id },
-        data: { status: "disabled", disabledReason: "The receiver answered 410 Gone" },
-      });
-    }
+    if (outcome.gone) await disableGone(tx, task.webhook.id);
     if (retryAt) {
       await tx.webhookTask.update({
         where: { id: task.id },

@@ -7,7 +7,7 @@ import { AppError, notFound } from "@/server/errors";
 import { newEventId } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { seal } from "@/server/seal";
-import { logAttempt, SECRET_PURPOSE, sendOnce, type EventPayload } from "./deliver";
+import { disableGone, logAttempt, SECRET_PURPOSE, sendOnce, type EventPayload } from "./deliver";
 import type {
   CreateWebhookInput,
   ListDeliveriesQuery,
@@ -158,14 +158,6 @@ export async function sendTestEvent(actor: Actor, id: string): Promise<WebhookDe
 async function assertStillThere(tx: Tx, webhookId: string): Promise<void> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM webhook WHERE id = ${webhookId} FOR KEY SHARE`;
   if (rows.length === 0) throw notFound("Webhook");
-}
-
-/** SPEC §6: a receiver that answers 410 Gone gets nothing more. */
-function disableGone(tx: Tx, webhookId: string) {
-  return tx.webhook.updateMany({
-    where: { id: webhookId },
-    data: { status: "disabled", disabledReason: "The receiver answered 410 Gone" },
-  });
 }
 
 /** Sends a logged delivery's event to its webhook again, now, as a new attempt. */

@@ -2,6 +2,7 @@
 
 // The settings form itself (react-hook-form), loaded alongside the settings by SettingsForm (./settings-form).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "@/lib/toast";
@@ -48,13 +49,28 @@ export function SettingsFields({ settings, canEdit }: { settings: Settings; canE
       <fieldset disabled={!canEdit} className="space-y-5">
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium text-slate-700">Notifications</legend>
-          <label className="flex items-center gap-3 text-sm">
-            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("notifications.email")} /> Email me about
-            payments, claims and payouts
+          <label className="flex items-start gap-3 text-sm">
+            <input type="checkbox" className="mt-0.5 h-4 w-4 accent-brand-600" {...form.register("notifications.email")} />
+            <span>Email the owners and admins about payments, claims, withdrawals, verification and webhooks</span>
           </label>
-          <label className="flex items-center gap-3 text-sm">
-            <input type="checkbox" className="h-4 w-4 accent-brand-600" {...form.register("notifications.sms")} /> Send SMS alerts
+          <label className="flex items-start gap-3 text-sm">
+            <input type="checkbox" className="mt-0.5 h-4 w-4 accent-brand-600" {...form.register("notifications.sms")} />
+            <span>
+              Send SMS alerts: to owners and admins with a verified phone, and to policyholders who gave a phone (each SMS
+              is billed by the SMS provider)
+            </span>
           </label>
+          <label className="flex items-start gap-3 text-sm">
+            <input type="checkbox" className="mt-0.5 h-4 w-4 accent-brand-600" {...form.register("notifications.digest")} />
+            <span>Daily digest: past 20 payments in a day, the rest come in one message the next morning</span>
+          </label>
+          <p className="text-sm text-slate-500">
+            Your phone, the words policyholders receive and samples are in{" "}
+            <Link href="/settings/notifications" className="font-medium text-brand-700 underline">
+              Notifications
+            </Link>
+            .
+          </p>
         </fieldset>
         <Field
           id="rate-limit"

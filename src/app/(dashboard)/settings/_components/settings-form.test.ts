@@ -6,7 +6,7 @@ import { FormSchema, resolver } from "./settings-form.schema";
 import { settingsFormValues, type SettingsFormValues } from "./settings-form.values";
 
 const held = {
-  notifications: { email: true, sms: false },
+  notifications: { email: true, sms: false, digest: false },
   api: { rateLimit: 600 },
   reminders: { daysBefore: [14, 3] },
   branding: { accentColor: null, logo: null },
@@ -19,7 +19,7 @@ const messages = (values: SettingsFormValues) =>
 describe("settings form", () => {
   it("starts from what the server holds, in the API input's shape", () => {
     const values = settingsFormValues(held);
-    expect(values).toEqual({ notifications: { email: true, sms: false }, api: { rateLimit: 600 } });
+    expect(values).toEqual({ notifications: { email: true, sms: false, digest: false }, api: { rateLimit: 600 } });
     expect(UpdateSettingsInput.parse(values)).toEqual(values);
   });
 
