@@ -104,6 +104,13 @@ export const CheckoutInput = z
       .optional()
       .transform((v) => v || undefined)
       .describe("The customer's name, optional: kept on the payment and their coverage"),
+    phone: z
+      .string()
+      .trim()
+      .max(40)
+      .optional()
+      .transform((v) => v || undefined)
+      .describe("The customer's mobile number for SMS notices, optional (E.164, or local to the business's country)"),
     autoRenew: z
       .boolean()
       .optional()

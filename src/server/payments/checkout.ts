@@ -1,6 +1,7 @@
 // The hosted checkout. The reference is the capability: whoever holds the link
 // can pay. The card form settles sandbox payments only, and only while the
 // sandbox is the deployment's provider; card data is checked and forgotten.
+import { phoneOf } from "@/server/phone";
 import { formatMinor } from "@/lib/money";
 import { accentColors } from "@/server/organizations/accent";
 import { brandingOf } from "@/server/organizations/branding";
@@ -24,6 +25,8 @@ export interface CheckoutView {
   business: { name: string; accent: string; onAccent: string; logoUrl: string | null };
   /** The name the customer already gave (a payment link's form), to prefill the card's name. */
   customerName: string | null;
+  /** true when the customer already gave a phone (initialize or a payment link): the page does not ask again. */
+  hasPhone: boolean;
   /** false for a test-mode payment: the page says TEST and lists the test cards. */
   livemode: boolean;
   policy: { id: string; name: string; duration: string; type: string };
@@ -67,6 +70,7 @@ export async function getCheckout(reference: string): Promise<CheckoutView | nul
       logoUrl: brand?.logo ? `/api/portal/${row.organizationId}/logo` : null,
     },
     customerName: row.customerName,
+    hasPhone: Boolean(row.customerPhone),
     livemode: row.organization.livemode,
     policy: row.policy,
     callbackUrl: row.callbackUrl,
@@ -87,6 +91,7 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
       autoRenew: true,
       policy: { select: { isActive: true, duration: true } },
       organization: { select: { livemode: true } },
+      currency: true,
     },
   });
   if (!payment) throw notFound("Payment");
@@ -110,8 +115,11 @@ export async function payWithCard(reference: string, card: CheckoutInput): Promi
       },
     );
   }
+  // A phone given on the page (optional): its SMS notices go there.
+  const customerPhone = card.phone ? phoneOf(card.phone, payment.currency, "phone") : undefined;
   await settlePayment(reference, "success", {
     customerName: card.name,
+    customerPhone,
     // The sandbox's cards can be charged again; saved only when the customer agreed to renew automatically.
     card: sandboxAuthorization(card.cardNumber, card.expMonth, card.expYear),
     // The box as the page shows it when the form does not say: the consent given at initialize, else on for monthly and quarterly.

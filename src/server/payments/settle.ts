@@ -53,6 +53,8 @@ export interface SettleOptions {
   now?: Date;
   failureReason?: string;
   customerName?: string | null;
+  /** A phone given on the checkout page (E.164): kept on the payment and the customer. */
+  customerPhone?: string;
   /** The card paid with, when the provider lets it be charged again (saved only with the customer's consent). */
   card?: CardAuthorization;
   /** The customer's answer to "Renew automatically" on the checkout (overrides the one given at initialize). */
@@ -62,7 +64,7 @@ export interface SettleOptions {
 export async function settlePayment(
   reference: string,
   outcome: "success" | "failed",
-  { now = new Date(), failureReason, customerName, card, autoRenew }: SettleOptions = {},
+  { now = new Date(), failureReason, customerName, customerPhone, card, autoRenew }: SettleOptions = {},
 ): Promise<Settlement> {
   return db.$transaction(async (tx) => {
     // The row is locked and read at once: what the settlement needs of it, not read again.
@@ -72,7 +74,7 @@ export async function settlePayment(
     if (!locked) throw notFound("Payment");
     if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
     // A name given on the checkout is kept, paid or not.
-    const named = customerName ? { customerName } : {};
+    const named = { ...(customerName ? { customerName } : {}), ...(customerPhone ? { customerPhone } : {}) };
 
     if (outcome === "failed") {
       const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason, ...named } });
@@ -111,7 +113,7 @@ export async function settlePayment(
     }
     const name = customerName ?? pending.customerName;
     // The phone given with this payment becomes the customer's (their SMS notices go there).
-    const phone = pending.customerPhone;
+    const phone = customerPhone ?? pending.customerPhone;
     if (org!.policyName === null || org!.duration === null) throw notFound("Policy");
     const policy = { id: pending.policyId, name: org!.policyName, duration: org!.duration };
     const fee = platformFee(pending.amountMinor, env.PLATFORM_FEE_BPS);
