@@ -4,7 +4,7 @@
 // server (checks a template, renders it at send time) and the dashboard (the
 // live preview renders the same way, with the same sample data).
 import Mustache from "mustache";
-import { SMS_MAX_CHARACTERS, SMS_MAX_SEGMENTS, smsSegments } from "@/lib/sms";
+import { SMS_MAX_CHARACTERS, SMS_MAX_SEGMENTS, smsMoney, smsSegments } from "@/lib/sms";
 
 export const NOTICE_KINDS = [
   "receipt",
@@ -338,7 +338,9 @@ export function renderNotice(kind: NoticeKind, template: NoticeTemplate, values:
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean);
-  return { subject, paragraphs, sms: fitSms(template.smsBody, filled, [NOTICE_SPECS[kind].link]) };
+  // In a text message money reads "NGN 40,000.00" (GSM-7), not "₦40,000.00" (UCS-2): smsMoney.
+  const smsValues = Object.fromEntries(Object.entries(filled).map(([k, v]) => [k, smsMoney(v)]));
+  return { subject, paragraphs, sms: fitSms(template.smsBody, smsValues, [NOTICE_SPECS[kind].link]) };
 }
 
 /** The sample rendering the dashboard previews. */
@@ -349,7 +351,9 @@ const fits = (text: string) => text.length <= SMS_MAX_CHARACTERS && smsSegments(
 /** Letters with their accents taken off (Ọlọ́run → Olorun), which keeps a text in GSM-7 (half the price per character). */
 const plainLetters = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC");
 
-const shorten = (value: string, length: number) => (value.length <= length ? value : `${value.slice(0, Math.max(1, length - 1)).trimEnd()}…`);
+/** Cut with "..." (three GSM-7 characters; "…" is not in GSM-7 and would make the whole message UCS-2). */
+const shorten = (value: string, length: number) =>
+  value.length <= length ? value : `${value.slice(0, Math.max(1, length - 3)).trimEnd()}...`;
 
 /**
  * An SMS's text kept to 2 segments: the values are shortened (the longest

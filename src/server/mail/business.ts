@@ -7,6 +7,7 @@ import type { MailTask } from "@/generated/prisma/client";
 import { displayMoney, formatMinor } from "@/lib/money";
 import { isNoticeKind, NOTICE_SPECS, renderNotice } from "@/lib/notice-templates";
 import { fitSms } from "@/lib/notice-templates";
+import { smsMoney } from "@/lib/sms";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { layoutEmail, type Email } from "@/server/integrations/email";
@@ -143,5 +144,5 @@ export async function businessSmsText(task: MailTask): Promise<string | null | u
   const link = w.action.url;
   const at = w.sms.lastIndexOf(link);
   // The words before the link may be shortened; the link never is.
-  return fitSms(`{{words}} {{link}}`, { words: w.sms.slice(0, at).trim(), link }, ["link"]);
+  return fitSms(`{{words}} {{link}}`, { words: smsMoney(w.sms.slice(0, at).trim()), link }, ["link"]);
 }

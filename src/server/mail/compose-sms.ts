@@ -8,6 +8,7 @@ import { fitSms, renderNotice } from "@/lib/notice-templates";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import type { Sms } from "@/server/integrations/sms";
+import { smsMoney } from "@/lib/sms";
 import { isPolicyholderKind, policyholderNotice, templateOf } from "@/server/notices/policyholder";
 import { businessSmsText } from "./business";
 import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
@@ -15,7 +16,7 @@ import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
 const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
 
 /** Words then a link, fitted: the words may be shortened, the link never. */
-const withLink = (words: string, link: string) => fitSms("{{words}} {{link}}", { words, link }, ["link"]);
+const withLink = (words: string, link: string) => fitSms("{{words}} {{link}}", { words: smsMoney(words), link }, ["link"]);
 
 async function teamText(task: MailTask, business: string): Promise<string | null> {
   const kind = task.kind as MailKind;
@@ -58,6 +59,8 @@ export async function composeSms(task: MailTask): Promise<Sms | null> {
   const prefix = org.livemode ? "" : "[Test] ";
   let body: string | null;
   if (isPolicyholderKind(task.kind)) {
+    // Texts turned off since it was planned: not sent (the task goes, like a code for an email without cover).
+    if (task.customerEmail && (await optedOut(task.organizationId, task.customerEmail))) return null;
     const notice = await policyholderNotice(task, { withAttachments: false });
     if (!notice) return null;
     const template = await templateOf(task.organizationId, notice.template);
@@ -67,6 +70,14 @@ export async function composeSms(task: MailTask): Promise<Sms | null> {
     body = text && prefix && !text.startsWith("[Sample]") ? withPrefix(prefix, text) : text;
   }
   return body ? { to: task.recipient, body, kind: task.kind, livemode: org.livemode } : null;
+}
+
+async function optedOut(organizationId: string, email: string): Promise<boolean> {
+  const row = await db.customer.findUnique({
+    where: { organizationId_email: { organizationId, email } },
+    select: { smsOptOut: true },
+  });
+  return row?.smsOptOut ?? false;
 }
 
 /** "[Test] " before a fitted text, fitted again (its link kept whole). */
