@@ -20,6 +20,7 @@ const ISOLATED = [
   "src/server/db/client.test.ts",
   "src/server/db/migrator.test.ts",
   "src/server/integrations/sms.test.ts",
+  "src/server/notices/sms-delivery.test.ts",
   "src/server/jobs/env.test.ts",
   "src/server/mail/password-reset.test.ts",
   "src/server/mail/retry.test.ts",
