@@ -26,6 +26,14 @@ const findIn = async (t: Tenant, list: string, id: string, field = "id") => {
 /** Who builds the team's records: the tenant's own keys, or for a test tenant its live side (a test key never changes the team). */
 const teamAdmin = async (t: Tenant) => (t.mode === "test" ? otherSide(t, "live") : t);
 
+/**
+ * Path parameters that name a thing every organization has (a notice's
+ * template by its kind), not a record one organization owns: there is no
+ * "another organization's" one to try (each organization's own is under the
+ * same name), so the foreign-record checks skip them; an unknown name is a 404.
+ */
+export const NAMES_NOT_RECORDS = new Set(["/business/notification-templates/{kind}"]);
+
 /** One factory per record kind a path parameter can name, keyed by the path template up to that parameter. */
 export const factories: Record<string, Factory> = {
   "/organizations/{accountID}": async (t) => ({ id: t.organizationId, read: () => get(t, `/organizations/${t.organizationId}`) }),
@@ -143,6 +151,11 @@ export const factories: Record<string, Factory> = {
       }),
     };
   },
+  "/business/notification-templates/{kind}": async (t) => ({
+    id: "claim_approved",
+    read: async () =>
+      ((await get(t, "/business/notification-templates")) as { data: { kind: string }[] }).data.find((n) => n.kind === "claim_approved"),
+  }),
   "/business/payment-methods/bank-accounts/{id}": async (t) => {
     // Pending verification, so that a verify, default or removal getting through would show.
     const accountNumber = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));

@@ -1,8 +1,9 @@
 import { z } from "@/lib/messages";
 import { NOTICE_KINDS, TEMPLATE_LIMITS } from "@/lib/notice-templates";
 
+/** A notice by name; an unknown name is a 404 (no such template), like an unknown id. */
 export const NoticeKindParam = z.object({
-  kind: z.enum(NOTICE_KINDS, `Use one of: ${NOTICE_KINDS.join(", ")}`).describe("The policyholder notice"),
+  kind: z.string().max(64).describe(`The policyholder notice: ${NOTICE_KINDS.join(", ")}`),
 });
 
 const text = (max: number, what: string) =>

@@ -2,7 +2,7 @@
 // notice (kept on the live account, like the settings: both modes use them),
 // a sample sent to the signed-in user, and the policyholder's own contact
 // preferences on the portal.
-import { NOTICE_KINDS, NOTICE_SPECS, checkTemplate, defaultTemplate, type NoticeKind } from "@/lib/notice-templates";
+import { NOTICE_KINDS, NOTICE_SPECS, checkTemplate, defaultTemplate, isNoticeKind, type NoticeKind } from "@/lib/notice-templates";
 import type {
   NotificationTemplate,
   NotificationTemplateInput,
@@ -12,7 +12,7 @@ import type {
 } from "@/lib/schemas/notifications";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
-import { AppError, validationError } from "@/server/errors";
+import { AppError, notFound, validationError } from "@/server/errors";
 import type { MailData } from "@/server/mail/kinds";
 import { phoneOf } from "@/server/phone";
 import { activeCounter } from "@/server/rest/rate-limit";
@@ -42,14 +42,21 @@ export async function listTemplates(actor: Actor): Promise<NotificationTemplateL
   return { data: NOTICE_KINDS.map((kind) => toTemplate(kind, rows.find((r) => r.kind === kind))) };
 }
 
+/** The notice of that name, or 404 (after the permission check: a refusal comes first). */
+function noticeKind(kind: string): NoticeKind {
+  if (!isNoticeKind(kind)) throw notFound("Notification template");
+  return kind;
+}
+
 /** 422 naming each field that cannot be saved (unknown placeholder, a section, no link in the SMS, too long). */
 function assertValid(kind: NoticeKind, input: NotificationTemplateInput) {
   const problems = checkTemplate(kind, input);
   if (problems.length) throw validationError(problems.map((p) => ({ path: p.path, message: p.message })));
 }
 
-export async function updateTemplate(actor: Actor, kind: NoticeKind, input: NotificationTemplateInput): Promise<NotificationTemplate> {
+export async function updateTemplate(actor: Actor, name: string, input: NotificationTemplateInput): Promise<NotificationTemplate> {
   assertCan(actor, "account");
+  const kind = noticeKind(name);
   assertValid(kind, input);
   const organizationId = accountOf(actor);
   const row = await db.notificationTemplate.upsert({
@@ -61,8 +68,9 @@ export async function updateTemplate(actor: Actor, kind: NoticeKind, input: Noti
 }
 
 /** Back to the default words (the business's row goes). */
-export async function resetTemplate(actor: Actor, kind: NoticeKind): Promise<NotificationTemplate> {
+export async function resetTemplate(actor: Actor, name: string): Promise<NotificationTemplate> {
   assertCan(actor, "account");
+  const kind = noticeKind(name);
   await db.notificationTemplate.deleteMany({ where: { organizationId: accountOf(actor), kind } });
   return toTemplate(kind, undefined);
 }
@@ -73,10 +81,11 @@ const TESTS_PER_WINDOW = 5;
 /** Sends the template as written (saved or not) with sample values to the signed-in user: email, and SMS to a verified phone. */
 export async function sendTemplateTest(
   actor: Actor,
-  kind: NoticeKind,
+  name: string,
   input: NotificationTemplateInput,
 ): Promise<{ email: string; phone: string | null }> {
   assertCan(actor, "admin");
+  const kind = noticeKind(name);
   assertValid(kind, input);
   const now = Date.now() / 1000;
   const start = Math.floor(now / 60) * 60;
