@@ -11,7 +11,7 @@ const EXTRAS = {
   coverage: { coolingOffDays: 14 },
   branding: { accentColor: null, logo: null },
 };
-const DEFAULTS = { notifications: { email: true, sms: false }, api: { rateLimit: 600 }, ...EXTRAS };
+const DEFAULTS = { notifications: { email: true, sms: false, digest: false }, api: { rateLimit: 600 }, ...EXTRAS };
 
 test.describe("GET /business/settings", () => {
   test("answers the defaults with the exact shape (read key)", async () => {
@@ -101,7 +101,7 @@ test.describe("renewal reminder days and accent colour", () => {
       }),
     );
     expect(updated).toEqual({
-      notifications: { email: true, sms: false },
+      notifications: { email: true, sms: false, digest: false },
       api: { rateLimit: 600 },
       reminders: { daysBefore: [30, 7, 3] },
       coverage: { coolingOffDays: 7 },
