@@ -12,7 +12,9 @@ export async function sweepExpiredRows(
   const [idempotencyKeys, rateLimitWindows, mailTasks, codes, sessions] = await Promise.all([
     db.idempotencyKey.deleteMany({ where: { expiresAt: { lt: now } } }),
     db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - 3_600_000) } } }),
-    db.mailTask.deleteMany({ where: { sentAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } } }),
+    db.mailTask.deleteMany({
+      where: { OR: [{ sentAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } }, { failedAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } }] },
+    }),
     db.portalCode.deleteMany({ where: { expiresAt: { lt: now } } }),
     db.portalSession.deleteMany({ where: { expiresAt: { lt: now } } }),
   ]);
