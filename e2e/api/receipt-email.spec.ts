@@ -127,7 +127,7 @@ test("with email notifications off the owner gets no payment mail, the customer 
   const t = await tenantWithClients(business);
   const policy = await createPolicyFor(t.write, { name: `Quiet Plan ${unique()}`, price: "150.00", duration: "monthly" });
   const settings = await ok(await t.write.put("business/settings", { data: { notifications: { email: false } } }));
-  expect(settings.notifications).toEqual({ email: false, sms: false });
+  expect(settings.notifications).toEqual({ email: false, sms: false, digest: false });
 
   const quietCustomer = `quiet-${unique()}@example.test`;
   const quiet = await initializeFor(t.write, policy, quietCustomer);

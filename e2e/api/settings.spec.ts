@@ -24,7 +24,7 @@ test.describe("PUT /business/settings", () => {
   test("merges: setting sms only leaves email and rateLimit unchanged", async () => {
     const t = await tenantWithClients();
     const updated = await ok(await t.write.put("business/settings", { data: { notifications: { sms: true } } }));
-    const expected = { notifications: { email: true, sms: true }, api: { rateLimit: 600 }, ...EXTRAS };
+    const expected = { notifications: { email: true, sms: true, digest: false }, api: { rateLimit: 600 }, ...EXTRAS };
     expect(updated).toEqual(expected);
     expect(await ok(await t.read.get("business/settings"))).toEqual(expected);
   });
@@ -33,7 +33,7 @@ test.describe("PUT /business/settings", () => {
     const t = await tenantWithClients();
     await ok(await t.write.put("business/settings", { data: { notifications: { email: false, sms: true } } }));
     const updated = await ok(await t.write.put("business/settings", { data: { api: { rateLimit: 1234 } } }));
-    const expected = { notifications: { email: false, sms: true }, api: { rateLimit: 1234 }, ...EXTRAS };
+    const expected = { notifications: { email: false, sms: true, digest: false }, api: { rateLimit: 1234 }, ...EXTRAS };
     expect(updated).toEqual(expected);
     expect(await ok(await t.read.get("business/settings"))).toEqual(expected);
     // The new limit is what the rate-limit headers advertise.
