@@ -7,6 +7,7 @@ import { CancellationsCard } from "./_components/cancellations-card";
 import { OrganizationProfile } from "./_components/organization-profile";
 import { PortalCard } from "./_components/portal-card";
 import { RemindersCard } from "./_components/reminders-card";
+import { SettingsNav } from "./_components/settings-nav";
 import { SettingsForm } from "./_components/settings-form";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -19,6 +20,7 @@ export default async function SettingsPage() {
         title="Settings"
         description="Your organization's profile, policyholder portal, branding, renewal reminders, cancellations, notifications and API limits."
       />
+      <SettingsNav current="/settings" />
       <div className="space-y-6">
         {!session?.me?.can.admin && (
           <ReadOnlyNotice>
