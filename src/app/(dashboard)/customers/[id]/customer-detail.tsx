@@ -8,7 +8,7 @@ import { BackLink, Facts } from "@/components/detail";
 import { ResponsiveTable } from "@/components/responsive-table";
 import { AutoRenewCell } from "@/components/auto-renew-cell";
 import { StatusBadge } from "@/components/status-badge";
-import { Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
+import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { formatDate } from "@/lib/format";
 import { displayMoney } from "@/lib/money-format";
 import type { CustomerDetail as Detail } from "@/lib/schemas/customers";
@@ -17,6 +17,7 @@ import { useMe } from "../../_components/me";
 import { FileClaimButton } from "../../claims/_components/file-claim-button";
 import { CancelCoverageButton } from "./cancel-coverage";
 import { CreatePaymentButton } from "./create-payment";
+import { MessagesSection } from "./messages-section";
 import { RemindersSection } from "./reminders-section";
 
 function Section({ title, count, children }: { title: string; count: number; children: ReactNode }) {
@@ -124,6 +125,20 @@ export function CustomerDetail({ id }: { id: string }) {
               { label: "Successful payments", value: String(c.paymentsCount) },
               { label: "Active coverages", value: `${c.coverages.active} of ${c.coverages.total}`, testId: "customer-active" },
               { label: "Customer since", value: formatDate(c.createdAt) },
+              {
+                label: "Phone",
+                testId: "customer-phone",
+                value: (
+                  <span className="inline-flex flex-wrap items-center gap-2">
+                    {c.phone ? <span className="font-mono">{c.phone}</span> : <span className="text-slate-600">None given</span>}
+                    {c.smsOptOut && (
+                      <span title="They turned text messages off in the policyholder portal">
+                        <Badge tone="amber">Texts off</Badge>
+                      </span>
+                    )}
+                  </span>
+                ),
+              },
             ]}
           />
         </Card>
@@ -235,6 +250,8 @@ export function CustomerDetail({ id }: { id: string }) {
             />
           )}
         </Section>
+
+        <MessagesSection messages={c.messages} />
       </div>
     </>
   );
