@@ -11,6 +11,8 @@ export const Card = z.object({
   expiry: z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, "Enter the expiry date as MM/YY"),
   cvc: z.string().regex(/^\d{3,4}$/, "Enter the 3 or 4 digits of the security code"),
   autoRenew: z.boolean(),
+  /** Optional (shown only when the customer gave none yet): judged by the server, which reads it in the business's country. */
+  phone: z.string().trim().max(40, "Enter a phone number of at most 40 characters"),
 });
 export type CardValues = z.input<typeof Card>;
 

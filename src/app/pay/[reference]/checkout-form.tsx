@@ -42,6 +42,7 @@ export function CheckoutForm({
   defaultName = "",
   autoRenewDefault = false,
   renewalTerms,
+  hasPhone = true,
 }: {
   reference: string;
   initialStatus: Status;
@@ -57,6 +58,8 @@ export function CheckoutForm({
   autoRenewDefault?: boolean;
   /** What automatic renewal charges: e.g. "₦5,000.00 every month". */
   renewalTerms: string;
+  /** The customer already gave a phone (initialize or a payment link): the form does not ask for one. */
+  hasPhone?: boolean;
 }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
@@ -64,7 +67,7 @@ export function CheckoutForm({
   const [retrying, setRetrying] = useState(false);
   const form = useForm<CardValues>({
     resolver,
-    defaultValues: { name: defaultName, cardNumber: "", expiry: "", cvc: "", autoRenew: autoRenewDefault },
+    defaultValues: { name: defaultName, cardNumber: "", expiry: "", cvc: "", autoRenew: autoRenewDefault, phone: "" },
   });
   const expiry = form.register("expiry");
   const { errors, isSubmitting } = form.formState;
@@ -84,6 +87,7 @@ export function CheckoutForm({
       cvc: parsed.cvc,
       autoRenew: parsed.autoRenew,
       ...(parsed.name ? { name: parsed.name } : {}),
+      ...(!hasPhone && parsed.phone ? { phone: parsed.phone } : {}),
     });
     if (res.ok) {
       setStatus("success");
@@ -98,7 +102,11 @@ export function CheckoutForm({
     let shown = false;
     for (const e of fieldErrors) {
       const field =
-        e.path === "name" || e.path === "cardNumber" || e.path === "cvc" ? e.path : e.path.startsWith("exp") ? "expiry" : null;
+        e.path === "name" || e.path === "cardNumber" || e.path === "cvc" || (e.path === "phone" && !hasPhone)
+          ? e.path
+          : e.path.startsWith("exp")
+            ? "expiry"
+            : null;
       if (!field) continue;
       form.setError(field, { message: field === "expiry" ? "The card has expired" : e.message });
       shown = true;
@@ -182,6 +190,24 @@ export function CheckoutForm({
       >
         <Input id="card-name" autoComplete="cc-name" aria-invalid={!!errors.name} {...form.register("name")} />
       </Field>
+      {!hasPhone && (
+        <Field
+          id="customer-phone"
+          label="Mobile number (for text messages about your cover)"
+          hint="Optional: with the country code (+234…) or as you dial it at home. Receipts and news of your claims then come by text too; turn them off any time in the policyholder portal."
+          error={errors.phone?.message}
+        >
+          <Input
+            id="customer-phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            aria-invalid={!!errors.phone}
+            aria-describedby={errors.phone ? "customer-phone-error" : undefined}
+            {...form.register("phone")}
+          />
+        </Field>
+      )}
       <Field
         id="card-number"
         label="Card number"

@@ -39,6 +39,7 @@ export default async function PayPage({ params }: { params: Promise<{ reference:
           portalPath={checkout.portalPath}
           defaultName={checkout.customerName ?? ""}
           autoRenewDefault={checkout.autoRenew}
+          hasPhone={checkout.hasPhone}
           renewalTerms={`${displayMoney(checkout.amount, checkout.currency)} every ${PERIOD_WORD[checkout.policy.duration] ?? "period"}`}
         />
       </div>
