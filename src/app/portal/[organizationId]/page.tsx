@@ -1,5 +1,6 @@
 import { Card } from "@/components/ui/card";
 import { portalOverview } from "@/server/portal/service";
+import { ContactPreferences } from "./_components/contact-preferences";
 import { PortalSignIn } from "./_components/sign-in";
 import { portalContext } from "./_components/session";
 import { ClaimsList, CoverageCard, PaymentsList, Section } from "./_components/views";
@@ -37,6 +38,9 @@ export default async function PortalHome({ params }: { params: Promise<{ organiz
         <Card>
           <PaymentsList organizationId={organizationId} payments={payments} />
         </Card>
+      </Section>
+      <Section title="Contact preferences" testId="portal-contact-section">
+        <ContactPreferences organizationId={organizationId} businessName={business.name} />
       </Section>
     </>
   );

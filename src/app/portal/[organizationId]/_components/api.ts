@@ -2,7 +2,7 @@
 // problem+json errors turned into an UploadError (message, status, field errors).
 import { UploadError, type FieldError } from "@/components/upload/xhr-upload";
 
-export async function portalCall<T>(path: string, init: { method: "GET" | "POST" | "DELETE"; body?: unknown }): Promise<T> {
+export async function portalCall<T>(path: string, init: { method: "GET" | "POST" | "PUT" | "DELETE"; body?: unknown }): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {

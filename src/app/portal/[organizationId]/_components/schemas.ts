@@ -14,5 +14,14 @@ const Code = z.object({
     .regex(/^\d{6}$/, "Enter the 6-digit code from the email"),
 });
 export const code = zodResolver(Code);
+/** The code asked for by text message: it may have come by email (no phone on file). */
+export const codeSent = zodResolver(
+  z.object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, "Enter the 6-digit code we sent you"),
+  }),
+);
 
 export const claim = zodResolver(ClaimDetailsValues);

@@ -1,7 +1,8 @@
 "use client";
 
 // Two steps: the email (a code is sent if it has cover here — the answer does
-// not say whether it has), then the 6-digit code from the email.
+// not say whether it has), by email or by text message to the phone on file,
+// then the 6-digit code.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -14,21 +15,27 @@ import { portalButton, portalCall } from "./api";
 
 const emailResolver = lazyResolver(() => import("./schemas").then((m) => m.email));
 const codeResolver = lazyResolver(() => import("./schemas").then((m) => m.code));
+const codeSentResolver = lazyResolver(() => import("./schemas").then((m) => m.codeSent));
+
+type Via = "email" | "sms";
 
 export function PortalSignIn({ organizationId, businessName }: { organizationId: string; businessName: string }) {
   const [email, setEmail] = useState<string | null>(null);
+  const [via, setVia] = useState<Via>("email");
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <Card className="mx-auto max-w-md p-6 sm:p-8">
       <h1 className="text-xl font-semibold text-slate-900">Sign in to see your cover</h1>
       <p className="mt-2 text-sm text-slate-600">
-        See your cover with {businessName}, download certificates, renew, and make or follow a claim. No password: we email you a
-        code.
+        See your cover with {businessName}, download certificates, renew, and make or follow a claim. No password: we send you a
+        code by email or text message.
       </p>
       <div className="mt-6">
         {email === null ? (
           <EmailStep
             organizationId={organizationId}
+            via={via}
+            onViaChange={setVia}
             onSent={(e, message) => {
               setEmail(e);
               setNotice(message);
@@ -38,6 +45,7 @@ export function PortalSignIn({ organizationId, businessName }: { organizationId:
           <CodeStep
             organizationId={organizationId}
             email={email}
+            via={via}
             notice={notice}
             onRestart={() => {
               setEmail(null);
@@ -51,7 +59,17 @@ export function PortalSignIn({ organizationId, businessName }: { organizationId:
   );
 }
 
-function EmailStep({ organizationId, onSent }: { organizationId: string; onSent: (email: string, message: string) => void }) {
+function EmailStep({
+  organizationId,
+  via,
+  onViaChange,
+  onSent,
+}: {
+  organizationId: string;
+  via: Via;
+  onViaChange: (via: Via) => void;
+  onSent: (email: string, message: string) => void;
+}) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm({ resolver: emailResolver, defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
@@ -60,7 +78,7 @@ function EmailStep({ organizationId, onSent }: { organizationId: string; onSent:
     try {
       const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, {
         method: "POST",
-        body: { email },
+        body: { email, via },
       });
       onSent(email.trim().toLowerCase(), res.message);
     } catch (err) {
@@ -87,8 +105,35 @@ function EmailStep({ organizationId, onSent }: { organizationId: string; onSent:
           {...form.register("email")}
         />
       </Field>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-700">Send the code by</legend>
+        <div className="flex flex-wrap gap-x-6 gap-y-2">
+          {(
+            [
+              ["email", "Email"],
+              ["sms", "Text message"],
+            ] as const
+          ).map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2 text-sm text-slate-800">
+              <input
+                type="radio"
+                name="portal-code-via"
+                value={value}
+                checked={via === value}
+                onChange={() => onViaChange(value)}
+                aria-describedby="portal-code-via-hint"
+                className="h-4 w-4 accent-[var(--portal-accent)]"
+              />
+              {label}
+            </label>
+          ))}
+        </div>
+        <p id="portal-code-via-hint" className="text-xs text-slate-500">
+          If a phone is on file, the code comes by text message, else by email.
+        </p>
+      </fieldset>
       <Button type="submit" loading={isSubmitting} className={`w-full ${portalButton}`}>
-        Email me a code
+        {via === "sms" ? "Text me a code" : "Email me a code"}
       </Button>
     </form>
   );
@@ -97,12 +142,14 @@ function EmailStep({ organizationId, onSent }: { organizationId: string; onSent:
 function CodeStep({
   organizationId,
   email,
+  via,
   notice,
   onRestart,
   onResent,
 }: {
   organizationId: string;
   email: string;
+  via: Via;
   notice: string | null;
   onRestart: () => void;
   onResent: (message: string) => void;
@@ -110,7 +157,8 @@ function CodeStep({
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
-  const form = useForm({ resolver: codeResolver, defaultValues: { code: "" } });
+  const resolver = via === "sms" ? codeSentResolver : codeResolver;
+  const form = useForm({ resolver, defaultValues: { code: "" } });
   const { errors, isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async ({ code }) => {
     setFormError(null);
@@ -125,16 +173,23 @@ function CodeStep({
     }
   });
   return (
-    <form onSubmit={onSubmit} onFocus={codeResolver.preload} noValidate className="space-y-4">
+    <form onSubmit={onSubmit} onFocus={resolver.preload} noValidate className="space-y-4">
       {notice && (
         <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
           {notice}
         </p>
       )}
       <FormError message={formError} />
-      <p className="text-sm text-slate-700">
-        Code sent to <strong className="[overflow-wrap:anywhere]">{email}</strong>.
-      </p>
+      {via === "sms" ? (
+        <p className="text-sm text-slate-700">
+          If a phone is on file for <strong className="[overflow-wrap:anywhere]">{email}</strong>, the code comes by text
+          message, else by email.
+        </p>
+      ) : (
+        <p className="text-sm text-slate-700">
+          Code sent to <strong className="[overflow-wrap:anywhere]">{email}</strong>.
+        </p>
+      )}
       <Field id="portal-code" label="Sign-in code" error={errors.code?.message}>
         <Input
           id="portal-code"
@@ -166,7 +221,7 @@ function CodeStep({
             try {
               const res = await portalCall<{ message: string }>(`/api/portal/${organizationId}/code`, {
                 method: "POST",
-                body: { email },
+                body: { email, via },
               });
               onResent(`A new code is on its way. ${res.message.split(". ").pop() ?? ""}`.trim());
             } catch (err) {
