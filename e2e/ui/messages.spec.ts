@@ -65,7 +65,7 @@ test("the form and the API say the same sentence for the same mistake", async ({
   );
   expect(phoneMessage).toBe("Enter an international phone number, like +2348012345678");
   await page.goto("/settings");
-  await page.getByLabel("Phone").fill("0801 234 5678", { timeout: FIRST_LOAD });
+  await page.getByLabel("Phone", { exact: true }).fill("0801 234 5678", { timeout: FIRST_LOAD });
   await page.getByRole("button", { name: "Save profile" }).click();
   await expect(fieldError(page.getByRole("main"), "org-phone")).toHaveText(phoneMessage);
 
