@@ -66,7 +66,14 @@ export const PortalContact = z.object({
 });
 export type PortalContact = z.infer<typeof PortalContact>;
 export const PortalContactInput = z.strictObject({
-  phone: z.string().trim().max(32).nullable().optional().describe("Your mobile number; null or empty removes it"),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .nullable()
+    .optional()
+    .describe("Your mobile number, e.g. \"+2348031234567\" (or 08031234567 in Nigeria); null or empty removes it")
+    .meta({ examples: ["+2348031234567"] }),
   smsOptOut: z.boolean().optional().describe("true: no text messages (a sign-in code you ask for by SMS still comes)"),
 });
 export type PortalContactInput = z.output<typeof PortalContactInput>;
