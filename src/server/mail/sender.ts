@@ -45,6 +45,9 @@ export function describeMailError(err: unknown): string {
     .slice(0, 500);
 }
 
+/** Notices that carry a one-time code. */
+const CODE_KINDS = new Set([PORTAL_CODE_MAIL, "phone_code"]);
+
 /** What an attempt did: sent (by which channel, to whom, what it said), nothing to send, or failed. */
 type Sent =
   | { ok: true; sent: { channel: MailChannel; recipient: string; preview: string } | null }
@@ -109,7 +112,9 @@ export const mailJob = rowJob<MailTask, Sent>({
       await db.mailTask.deleteMany({ where: { id: task.id } }); // nothing to send, and no trace of the address
       return;
     }
-    const { channel, recipient, preview } = sent.sent;
+    const { channel, recipient } = sent.sent;
+    // A code's message is never kept: the code itself is stored only as an HMAC.
+    const preview = CODE_KINDS.has(task.kind) ? "A one-time code (not kept)" : sent.sent.preview;
     await db.mailTask.updateMany({
       where: { id: task.id },
       data: { attempts, sentAt: new Date(), lockedUntil: null, channel, recipient, preview: preview.slice(0, 400) },

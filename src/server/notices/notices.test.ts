@@ -266,6 +266,9 @@ describe("the team's notices", () => {
     const [code] = await smsTo(mobile);
     expect(code!.kind).toBe("phone_code");
     const digits = /^(\d{6}) is your Coverdesk code/.exec(code!.body)![1]!;
+    // Sent, and what it said is not kept: the code lives only as an HMAC.
+    const task = await db.mailTask.findFirstOrThrow({ where: { kind: "phone_code", recipient: mobile } });
+    expect(task.preview).not.toContain(digits);
     expect(await codeOf(verifyPhone(owner.id, digits === "000000" ? "111111" : "000000"))).toBe("validation_failed");
     expect(await verifyPhone(owner.id, digits)).toEqual({ phone: mobile, pendingPhone: null });
     expect(await codeOf(verifyPhone(owner.id, digits))).toBe("validation_failed"); // used
