@@ -41,7 +41,7 @@ async function expectAppError(promise: Promise<unknown>, code: ErrorCode) {
 }
 
 const EXTRAS = { reminders: { daysBefore: [14, 3] }, coverage: { coolingOffDays: 14 }, branding: { accentColor: null, logo: null } };
-const DEFAULTS = { notifications: { email: true, sms: false }, api: { rateLimit: 600 }, ...EXTRAS };
+const DEFAULTS = { notifications: { email: true, sms: false, digest: false }, api: { rateLimit: 600 }, ...EXTRAS };
 
 describe("getSettings", () => {
   it("starts with the defaults", async () => {
@@ -70,27 +70,27 @@ describe("updateSettings merges the given fields", () => {
     const { actor } = await ownerWithOrganization();
 
     await expect(updateSettings(actor, { notifications: { sms: true } })).resolves.toEqual({
-      notifications: { email: true, sms: true },
+      notifications: { email: true, sms: true, digest: false },
       api: { rateLimit: 600 },
       ...EXTRAS,
     });
     await expect(updateSettings(actor, { api: { rateLimit: 5 } })).resolves.toEqual({
-      notifications: { email: true, sms: true },
+      notifications: { email: true, sms: true, digest: false },
       api: { rateLimit: 5 },
       ...EXTRAS,
     });
     await expect(updateSettings(actor, { notifications: { email: false } })).resolves.toEqual({
-      notifications: { email: false, sms: true },
+      notifications: { email: false, sms: true, digest: false },
       api: { rateLimit: 5 },
       ...EXTRAS,
     });
     await expect(updateSettings(actor, {})).resolves.toEqual({
-      notifications: { email: false, sms: true },
+      notifications: { email: false, sms: true, digest: false },
       api: { rateLimit: 5 },
       ...EXTRAS,
     });
     await expect(getSettings(actor)).resolves.toEqual({
-      notifications: { email: false, sms: true },
+      notifications: { email: false, sms: true, digest: false },
       api: { rateLimit: 5 },
       ...EXTRAS,
     });
