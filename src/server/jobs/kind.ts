@@ -31,6 +31,12 @@ export interface RowJob<Row extends { id: string }, Result> {
   where?: Prisma.Sql;
   /** Rows claimed at once. */
   batch: number;
+  /**
+   * Take the due rows turn by turn across organizations (each one's oldest
+   * first) instead of oldest first overall: one organization's burst (500
+   * receipts) does not hold everyone else's rows back behind it.
+   */
+  fairByOrganization?: boolean;
   /** How long a claim is held: longer than one attempt can take. */
   leaseMs(): number;
   retry: RetryTable<Row, Result>;
@@ -77,16 +83,34 @@ export function passJob(job: PassJob): Job & { type: "pass" } {
   return { type: "pass", ...job };
 }
 
+/** A fair claim ranks at most this many of the oldest due rows (bounded work per claim; a larger backlog is fair within them). */
+const FAIR_WINDOW = 5000;
+
 /** Claims the due rows of a kind (one statement, autocommitted) and returns their ids. */
 export async function claimDue(job: RowJob<{ id: string }, unknown>): Promise<string[]> {
   const table = Prisma.raw(`"${job.table}"`);
   const until = new Date(Date.now() + job.leaseMs());
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  const due = Prisma.sql`"runAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
+        ${job.where ? Prisma.sql`AND (${job.where})` : Prisma.empty}`;
+  const rows = job.fairByOrganization
+    ? // Ranked within each organization, then taken rank by rank. A window cannot be locked FOR UPDATE,
+      // so the UPDATE checks the lease again on each row it takes: a row another runner claimed in the
+      // meantime no longer matches once that runner commits (READ COMMITTED re-checks), and is skipped.
+      await db.$queryRaw<{ id: string }[]>`
+    UPDATE ${table} SET "lockedUntil" = ${until}::timestamp(3)
+    WHERE id = ANY(ARRAY(
+      SELECT id FROM (
+        SELECT id, "runAt", row_number() OVER (PARTITION BY "organizationId" ORDER BY "runAt", id) AS turn
+        FROM (SELECT id, "organizationId", "runAt" FROM ${table} WHERE ${due} ORDER BY "runAt" LIMIT ${FAIR_WINDOW}) oldest
+      ) ranked
+      ORDER BY turn, "runAt" LIMIT ${job.batch}))
+      AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
+    RETURNING id`
+    : await db.$queryRaw<{ id: string }[]>`
     UPDATE ${table} SET "lockedUntil" = ${until}::timestamp(3)
     WHERE id = ANY(ARRAY(
       SELECT id FROM ${table}
-      WHERE "runAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
-        ${job.where ? Prisma.sql`AND (${job.where})` : Prisma.empty}
+      WHERE ${due}
       ORDER BY "runAt" LIMIT ${job.batch} FOR UPDATE SKIP LOCKED))
     RETURNING id`;
   return rows.map((r) => r.id);

@@ -357,3 +357,42 @@ describe("wake-ups", () => {
     },
   );
 });
+
+describe("a fair claim (the notice job's)", () => {
+  /** `count` due rows of one new organization under `tag`, the oldest `ageMs` ago. */
+  async function burst(tag: string, count: number, ageMs: number) {
+    const { org } = await ownerWithOrganization();
+    await db.mailTask.createMany({
+      data: Array.from({ length: count }, (_, n) => ({
+        organizationId: org.id,
+        kind: tag,
+        sourceId: `src_${org.id}_${n}`,
+        recipient: `r${n}@example.test`,
+        data: {},
+        sentAt: new Date(),
+        runAt: new Date(Date.now() - ageMs + n),
+      })),
+    });
+    return (await db.mailTask.findMany({ where: { organizationId: org.id, kind: tag }, select: { id: true } })).map((r) => r.id);
+  }
+
+  it("takes another organization's row in the first batch behind a burst; oldest first would not; two claims share nothing", async () => {
+    const tag = `test_fair_${unique()}`;
+    const burstIds = await burst(tag, 40, 60_000);
+    const [late] = await burst(tag, 1, 1_000);
+    const { job } = testKind(tag, async () => ({ ok: true }));
+    const oldestFirst = await claimDue(job);
+    expect(oldestFirst).toHaveLength(10);
+    expect(oldestFirst).not.toContain(late);
+    await db.mailTask.updateMany({ where: { kind: tag }, data: { lockedUntil: null } });
+
+    const fair = { ...job, fairByOrganization: true };
+    const [a, b] = await Promise.all([claimDue(fair), claimDue(fair)]);
+    expect([...a, ...b]).toContain(late);
+    expect(new Set([...a, ...b]).size).toBe(a.length + b.length);
+    // Whatever the two raced for, every row claimed is leased once, and the rest are still due.
+    const leased = await db.mailTask.count({ where: { kind: tag, lockedUntil: { gt: new Date() } } });
+    expect(leased).toBe(a.length + b.length);
+    expect(burstIds.length + 1 - leased).toBeGreaterThanOrEqual(21);
+  });
+});

@@ -83,6 +83,7 @@ export const mailJob = rowJob<MailTask, Sent>({
   table: "mail_task",
   where: Prisma.sql`"sentAt" IS NULL AND "failedAt" IS NULL AND attempts < ${MAIL_MAX_ATTEMPTS}`,
   batch: BATCH,
+  fairByOrganization: true,
   leaseMs: () => LEASE_MS,
   retry: {
     ...MAIL_RETRY,
