@@ -8,8 +8,9 @@
 // stack. better-auth's own log lines go through pino, one JSON line each.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { nextCookies } from "better-auth/next-js";
+import { twoFactor } from "better-auth/plugins";
 import { CLIENT_IP_HEADER } from "@/server/client-ip";
 import { db } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
@@ -29,7 +30,30 @@ import { createOrganization } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { problemBody, PROBLEM_CONTENT_TYPE } from "@/server/rest/problem";
 import { beginSignInAttempt, ipRateLimitStorage } from "@/server/session/sign-in-limit";
+import {
+  BACKUP_CODE_COUNT,
+  claimTotpStep,
+  forgetTotpSteps,
+  TOTP_DIGITS,
+  TOTP_PERIOD_S,
+  TRUST_DEVICE_DAYS,
+  TWO_FACTOR_LOCK_S,
+  TWO_FACTOR_MAX_FAILURES,
+} from "@/server/session/two-factor";
 import { assertSafeInput } from "@/server/text";
+
+type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/** Whose second factor a /two-factor/* request checks: the signed-in user, or the one half-way through signing in. */
+async function twoFactorUserId(ctx: HookContext): Promise<string | null> {
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  if (session) return session.user.id;
+  const cookie = ctx.context.createAuthCookie("two_factor");
+  const identifier = await ctx.getSignedCookie(cookie.name, ctx.context.secret);
+  if (!identifier) return null;
+  const challenge = await ctx.context.internalAdapter.findVerificationValue(identifier);
+  return challenge?.value ?? null;
+}
 
 /** Sign-in attempts under way, to give back those that were not a wrong password. */
 const pendingAttempts = new WeakMap<Request, () => Promise<void>>();
@@ -99,6 +123,18 @@ function createAuth() {
     // The per-account limit is on even with AUTH_RATE_LIMIT=false: it only counts wrong passwords.
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // An authenticator code is accepted once: the plugin would take it again within its 90 s.
+        const code = (ctx.body as { code?: unknown } | undefined)?.code;
+        if (ctx.path === "/two-factor/verify-totp" && typeof code === "string") {
+          const userId = await twoFactorUserId(ctx);
+          if (userId && (await claimTotpStep(userId, code, ctx.context.secretConfig)) === "replayed") {
+            throw new APIError("UNAUTHORIZED", {
+              code: "CODE_ALREADY_USED",
+              message: "This code was already used. Enter the next code from your app.",
+            });
+          }
+          return;
+        }
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
         if (ctx.path !== "/sign-in/email" || !ctx.request || typeof email !== "string") return;
         const attempt = await beginSignInAttempt(email);
@@ -115,6 +151,12 @@ function createAuth() {
         pendingAttempts.set(ctx.request, attempt.release);
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/two-factor/enable") {
+          // A new secret: no step of it was used yet.
+          const userId = isAPIError(ctx.context.returned) ? null : await twoFactorUserId(ctx);
+          if (userId) await forgetTotpSteps(userId);
+          return;
+        }
         const release = ctx.request ? pendingAttempts.get(ctx.request) : undefined;
         if (!ctx.request || !release) return;
         pendingAttempts.delete(ctx.request);
@@ -149,7 +191,18 @@ function createAuth() {
         },
       },
     },
-    plugins: [nextCookies()],
+    plugins: [
+      // Sign-in with an authenticator app's code (or a backup code) after the password; see
+      // src/server/session/two-factor.ts for what is stored and how codes are limited.
+      twoFactor({
+        issuer: "Coverdesk",
+        totpOptions: { digits: TOTP_DIGITS, period: TOTP_PERIOD_S },
+        backupCodeOptions: { amount: BACKUP_CODE_COUNT, storeBackupCodes: "encrypted" },
+        trustDeviceMaxAge: TRUST_DEVICE_DAYS * 24 * 60 * 60,
+        accountLockout: { enabled: true, maxFailedAttempts: TWO_FACTOR_MAX_FAILURES, durationSeconds: TWO_FACTOR_LOCK_S },
+      }),
+      nextCookies(),
+    ],
   });
 }
 
