@@ -10,7 +10,9 @@ import { AppError } from "@/server/errors";
 import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
 import { consumeRateLimit, rateLimitHeaders } from "@/server/rest/rate-limit";
 
-export type SessionUser = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>["api"]["getSession"]>>>["user"];
+type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>["api"]["getSession"]>>>;
+/** The signed-in user, and the id of the session the request came with (the devices list marks it as this one). */
+export type SessionUser = AuthSession["user"] & { sessionId?: string };
 
 /** The key presented as `Authorization: Bearer <key>` (401 when absent or malformed). */
 export function bearer(request: Request): string {
@@ -36,7 +38,7 @@ export async function authenticateKey(request: Request, headers: Headers): Promi
 /** The signed-in user of the request's session cookie, or null. */
 export async function sessionUser(headers: Headers): Promise<SessionUser | null> {
   const session = await getAuth().api.getSession({ headers });
-  return session?.user ?? null;
+  return session ? { ...session.user, sessionId: session.session.id } : null;
 }
 
 /**

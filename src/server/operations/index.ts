@@ -17,6 +17,7 @@ import { paymentLinkOperations } from "./payment-links";
 import { paymentOperations } from "./payments";
 import { policyOperations } from "./policies";
 import { portalOperations } from "./portal";
+import { profileOperations } from "./profile";
 import { settingsOperations } from "./settings";
 import { teamOperations } from "./team";
 import { webhookOperations } from "./webhooks";
@@ -32,6 +33,7 @@ export const operations = [
   ...webhookOperations,
   ...settingsOperations,
   ...notificationOperations,
+  ...profileOperations,
   ...documentOperations,
   ...kybOperations,
   ...earningsOperations,

@@ -1,6 +1,5 @@
 // Notices: the words of each policyholder notice (REST and dashboard), a
-// sample to oneself, the phone of a dashboard user (verified by an SMS code)
-// and a policyholder's contact preferences in the portal.
+// sample to oneself, and a policyholder's contact preferences in the portal.
 import { z } from "@/lib/messages";
 import {
   NoticeKindParam,
@@ -9,12 +8,9 @@ import {
   NotificationTemplateList,
   PortalContact,
   PortalContactInput,
-  ProfilePhone,
-  StartPhoneInput,
   TemplateTestResult,
-  VerifyPhoneInput,
 } from "@/lib/schemas/notifications";
-import { profilePhone, removePhone, startPhoneVerification, verifyPhone } from "@/server/notices/phone";
+
 import {
   listTemplates,
   portalContact,
@@ -101,46 +97,6 @@ export const notificationOperations = [
     output: TemplateTestResult,
     dashboard: true,
     handler: ({ actor, input }) => sendTemplateTest(actor, input.kind, input),
-  }),
-
-  // The signed-in user's phone for the team's SMS notices.
-  operation({
-    name: "profile.phone",
-    auth: ["user"],
-    permission: "read",
-    kind: "query",
-    output: ProfilePhone,
-    dashboard: true,
-    handler: ({ user }) => profilePhone(user.id),
-  }),
-  operation({
-    name: "profile.startPhone",
-    auth: ["user"],
-    permission: "write",
-    kind: "mutation",
-    input: StartPhoneInput,
-    output: ProfilePhone,
-    dashboard: true,
-    handler: ({ user, input }) => startPhoneVerification(user.id, input.phone),
-  }),
-  operation({
-    name: "profile.verifyPhone",
-    auth: ["user"],
-    permission: "write",
-    kind: "mutation",
-    input: VerifyPhoneInput,
-    output: ProfilePhone,
-    dashboard: true,
-    handler: ({ user, input }) => verifyPhone(user.id, input.code),
-  }),
-  operation({
-    name: "profile.removePhone",
-    auth: ["user"],
-    permission: "write",
-    kind: "mutation",
-    output: ProfilePhone,
-    dashboard: true,
-    handler: ({ user }) => removePhone(user.id),
   }),
 
   /** GET contact: the signed-in policyholder's phone and SMS choice. */
