@@ -1,9 +1,9 @@
 "use client";
 
 // The account menu's Radix part, loaded by the shell when the menu is first
-// pressed (see lazyMenu): change password, sign out.
+// pressed (see lazyMenu): change password, security (two-factor sign-in), sign out.
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { KeyRound, LogOut } from "lucide-react";
+import { KeyRound, LogOut, ShieldCheck } from "lucide-react";
 import { useRef } from "react";
 import type { LazyMenuProps } from "@/components/ui/lazy-menu";
 
@@ -14,8 +14,9 @@ export function AccountMenu({
   trigger,
   defaultOpen,
   onChangePassword,
+  onSecurity,
   onSignOut,
-}: LazyMenuProps & { onChangePassword: () => void; onSignOut: () => void }) {
+}: LazyMenuProps & { onChangePassword: () => void; onSecurity: () => void; onSignOut: () => void }) {
   const passwordChosen = useRef(false);
   return (
     <DropdownMenu.Root defaultOpen={defaultOpen}>
@@ -40,6 +41,9 @@ export function AccountMenu({
             className={ITEM}
           >
             <KeyRound className="h-4 w-4" aria-hidden /> Change password
+          </DropdownMenu.Item>
+          <DropdownMenu.Item onSelect={onSecurity} className={ITEM}>
+            <ShieldCheck className="h-4 w-4" aria-hidden /> Security
           </DropdownMenu.Item>
           <DropdownMenu.Item onSelect={onSignOut} className={ITEM}>
             <LogOut className="h-4 w-4" aria-hidden /> Sign out

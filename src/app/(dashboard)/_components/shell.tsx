@@ -2,7 +2,7 @@
 
 import { BookOpen, ChevronsUpDown, Menu, ShieldHalf, X } from "lucide-react";
 import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { lazyDialog } from "@/components/lazy-dialog";
 import { Logo } from "@/components/logo";
@@ -45,6 +45,7 @@ export function Shell({
 function Frame({ user, icons, children }: { user: { name: string; email: string }; icons: NavIcons; children: ReactNode }) {
   const pathname = usePathname();
   const go = useFreshNavigation();
+  const router = useRouter();
   const [open, setOpen] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
   const me = useMe();
@@ -97,7 +98,7 @@ function Frame({ user, icons, children }: { user: { name: string; email: string 
     go("/sign-in");
   };
 
-  // The account menu: the user's name and email, their password, signing out.
+  // The account menu: the user's name and email, their password, security (two-factor sign-in), signing out.
   const account = (
     <div className="border-t border-slate-200 pt-4">
       <AccountMenu
@@ -114,6 +115,10 @@ function Frame({ user, icons, children }: { user: { name: string; email: string 
         onChangePassword={() => {
           setOpen(false);
           setChangingPassword(true);
+        }}
+        onSecurity={() => {
+          setOpen(false);
+          router.push("/account/security");
         }}
         onSignOut={signOut}
       />
