@@ -8,6 +8,7 @@ import { Field, Input, FormError } from "@/components/ui/field";
 import { loadAuthClient, preloadAuthClient } from "@/lib/lazy-auth-client";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
+import { TwoFactorStep } from "./two-factor-step";
 
 // The schema (and zod) load when the form is first used, the auth client on submit.
 const resolver = lazyResolver(() => import("../schemas").then((m) => m.signIn));
@@ -19,19 +20,37 @@ const preload = () => {
 export function SignInForm({ next }: { next: string }) {
   const go = useFreshNavigation();
   const [formError, setFormError] = useState<string | null>(null);
+  // The password was right and the account asks for a second factor.
+  const [secondStep, setSecondStep] = useState(false);
   const form = useForm({ resolver, defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     const authClient = await loadAuthClient();
-    const { error } = await authClient.signIn.email(values);
+    const { data, error } = await authClient.signIn.email(values);
     if (error) {
       setFormError(error.status === 401 ? "Wrong email or password." : (error.message ?? "Could not sign in."));
       return;
     }
+    if (data && "twoFactorRedirect" in data && data.twoFactorRedirect) {
+      setSecondStep(true);
+      return;
+    }
     go(next);
   });
+
+  if (secondStep)
+    return (
+      <TwoFactorStep
+        onSignedIn={() => go(next)}
+        onRestart={(message) => {
+          form.setValue("password", "");
+          setFormError(message);
+          setSecondStep(false);
+        }}
+      />
+    );
 
   return (
     <form onSubmit={onSubmit} onFocus={preload} noValidate className="space-y-4">
