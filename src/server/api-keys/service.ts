@@ -1,3 +1,4 @@
+import { audit } from "@/server/audit/record";
 import type { ApiKey as ApiKeyRow } from "@/generated/prisma/client";
 import type { Role } from "@/generated/prisma/enums";
 import { db } from "@/server/db/client";
@@ -50,16 +51,25 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput): Prom
   const mode: KeyMode = input.mode ?? "live";
   assertCan(actor, mode === "live" ? "account" : "admin");
   const key = generateApiKey(mode);
-  const row = await db.apiKey.create({
-    data: {
-      organizationId: accountOf(actor),
-      createdById: actor.userId,
-      name: input.name,
-      mode,
-      permissions: normalize(input.permissions),
-      prefix: keyPrefix(key),
-      keyHash: hashApiKey(key),
-    },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        organizationId: accountOf(actor),
+        createdById: actor.userId,
+        name: input.name,
+        mode,
+        permissions: normalize(input.permissions),
+        prefix: keyPrefix(key),
+        keyHash: hashApiKey(key),
+      },
+    });
+    await audit(tx, created.organizationId, {
+      action: "api_key.created",
+      resourceType: "api_key",
+      resourceId: created.id,
+      details: { name: created.name, mode, permissions: created.permissions, prefix: created.prefix },
+    });
+    return created;
   });
   return { ...toApiKey(row), key };
 }
@@ -91,9 +101,19 @@ export async function updateApiKey(actor: Actor, id: string, input: UpdateApiKey
   if (row.mode === "live") assertCan(actor, "account");
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be changed");
   // Only while it is still active: a revocation that got in first is not undone, nor answered as active.
-  const [updated] = await db.apiKey.updateManyAndReturn({
-    where: { id: row.id, status: "active" },
-    data: { name: input.name, permissions: input.permissions ? normalize(input.permissions) : undefined },
+  const updated = await db.$transaction(async (tx) => {
+    const [changed] = await tx.apiKey.updateManyAndReturn({
+      where: { id: row.id, status: "active" },
+      data: { name: input.name, permissions: input.permissions ? normalize(input.permissions) : undefined },
+    });
+    if (changed)
+      await audit(tx, changed.organizationId, {
+        action: "api_key.updated",
+        resourceType: "api_key",
+        resourceId: changed.id,
+        details: { before: { name: row.name, permissions: row.permissions }, after: { name: changed.name, permissions: changed.permissions } },
+      });
+    return changed;
   });
   if (!updated) throw await lostRace(actor, row, "changed");
   forgetApiKeys();
@@ -106,9 +126,19 @@ export async function revokeApiKey(actor: Actor, id: string): Promise<ApiKey> {
   const row = await findKey(actor, id);
   if (row.mode === "live") assertCan(actor, "account");
   if (row.status === "revoked") return toApiKey(row);
-  const [updated] = await db.apiKey.updateManyAndReturn({
-    where: { id: row.id, status: "active" },
-    data: { status: "revoked", revokedAt: new Date() },
+  const updated = await db.$transaction(async (tx) => {
+    const [revoked] = await tx.apiKey.updateManyAndReturn({
+      where: { id: row.id, status: "active" },
+      data: { status: "revoked", revokedAt: new Date() },
+    });
+    if (revoked)
+      await audit(tx, revoked.organizationId, {
+        action: "api_key.revoked",
+        resourceType: "api_key",
+        resourceId: revoked.id,
+        details: { name: revoked.name, prefix: revoked.prefix },
+      });
+    return revoked;
   });
   forgetApiKeys();
   return toApiKey(updated ?? (await findKey(actor, row.id)));
@@ -139,14 +169,24 @@ export async function regenerateApiKey(actor: Actor, id: string, begunAt = new D
   if (row.mode === "live") assertCan(actor, "account");
   if (row.status === "revoked") throw new AppError("invalid_state", "A revoked key cannot be regenerated");
   const key = generateApiKey(row.mode as KeyMode);
-  const [updated] = await db.apiKey.updateManyAndReturn({
-    where: {
-      id: row.id,
-      keyHash: row.keyHash,
-      status: "active",
-      OR: [{ regeneratedAt: null }, { regeneratedAt: { lte: new Date(begunAt.getTime() - REGENERATE_GAP_MS) } }],
-    },
-    data: { keyHash: hashApiKey(key), prefix: keyPrefix(key), regeneratedAt: new Date() },
+  const updated = await db.$transaction(async (tx) => {
+    const [regenerated] = await tx.apiKey.updateManyAndReturn({
+      where: {
+        id: row.id,
+        keyHash: row.keyHash,
+        status: "active",
+        OR: [{ regeneratedAt: null }, { regeneratedAt: { lte: new Date(begunAt.getTime() - REGENERATE_GAP_MS) } }],
+      },
+      data: { keyHash: hashApiKey(key), prefix: keyPrefix(key), regeneratedAt: new Date() },
+    });
+    if (regenerated)
+      await audit(tx, regenerated.organizationId, {
+        action: "api_key.regenerated",
+        resourceType: "api_key",
+        resourceId: regenerated.id,
+        details: { name: regenerated.name, oldPrefix: row.prefix, prefix: regenerated.prefix },
+      });
+    return regenerated;
   });
   if (!updated) throw await lostRace(actor, row, "regenerated");
   forgetApiKeys();

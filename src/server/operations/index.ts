@@ -2,6 +2,7 @@
 // API reference (OpenAPI) and matched in it by the pipeline.
 import { adminOperations } from "./admin";
 import { analyticsOperations } from "./analytics";
+import { auditOperations } from "./audit";
 import { apiKeyOperations } from "./api-keys";
 import { bankAccountOperations } from "./bank-accounts";
 import { checkoutOperations } from "./checkout";
@@ -40,6 +41,7 @@ export const operations = [
   ...bankAccountOperations,
   ...moneyBackOperations,
   ...analyticsOperations,
+  ...auditOperations,
   ...adminOperations,
   ...fileOperations,
   ...checkoutOperations,

@@ -18,6 +18,8 @@ import { assertDeclaredLength, readJson } from "@/server/http/body";
 import { logger } from "@/server/logger";
 import { decodeCursor } from "@/server/pagination";
 import { requestIdOf } from "@/server/request-id";
+import { withAuditContext } from "@/server/audit/record";
+import { auditorOfPrincipal } from "@/server/audit/who";
 import { requestHash, runIdempotently } from "@/server/rest/idempotency";
 import { openApiDocument } from "@/server/rest/openapi";
 import { fieldErrors, PROBLEM_CONTENT_TYPE, problemBody } from "@/server/rest/problem";
@@ -306,7 +308,10 @@ async function run(
   headers: Headers,
 ): Promise<Response> {
   const call = async (): Promise<{ status: number; body: string | null; file?: Response }> => {
-    const result = await b.op.handler({ ...principal, input: inputOf(b.shape, parts), request, headers });
+    const handle = () => b.op.handler({ ...principal, input: inputOf(b.shape, parts), request, headers });
+    // The audit entries the handler's changes write name this caller (src/server/audit/record.ts).
+    const who = auditorOfPrincipal(principal, request, headers.get("X-Request-Id"));
+    const result = await (who ? withAuditContext(who, handle) : handle());
     if (result instanceof Response) return { status: result.status, body: null, file: result };
     const status = b.shape.status ?? 200;
     const answer = b.shape.answer ? b.shape.answer(result) : result;

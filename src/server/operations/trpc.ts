@@ -3,6 +3,8 @@
 // router `policies`, procedure `update`), on the procedure of its auth kind,
 // with the entry's input and output schemas and its one handler. The types
 // follow: the AppRouter infers each procedure's input and output from the entry.
+import { withAuditContext } from "@/server/audit/record";
+import { auditorOfPrincipal } from "@/server/audit/who";
 import type {
   TRPCBuiltRouter,
   TRPCCreateRouterOptions,
@@ -51,6 +53,8 @@ export type RouterOf<Ops extends readonly AnyOperation[]> = TRPCBuiltRouter<
 type AsOptions<T> = T extends TRPCCreateRouterOptions ? T : never;
 
 type TrpcCtx = {
+  headers: Headers;
+  requestId?: string;
   user?: Principal<"user">["user"] | null;
   actor?: Principal<"session">["actor"];
   admin?: Principal<"platformAdmin">["admin"];
@@ -71,7 +75,13 @@ function procedureFor(op: AnyOperation) {
   let p = base as typeof publicProcedure;
   if (op.input) p = p.input(op.input) as unknown as typeof publicProcedure;
   if (op.output) p = p.output(op.output) as unknown as typeof publicProcedure;
-  const resolve = ({ ctx, input }: { ctx: TrpcCtx; input: unknown }) => op.handler({ ...principal(ctx), input });
+  const resolve = ({ ctx, input }: { ctx: TrpcCtx; input: unknown }) => {
+    const who = principal(ctx);
+    const handle = () => op.handler({ ...who, input });
+    // The audit entries the handler's changes write name this user (src/server/audit/record.ts).
+    const auditor = auditorOfPrincipal(who, ctx, ctx.requestId ?? null);
+    return auditor ? withAuditContext(auditor, handle) : handle();
+  };
   return op.kind === "query" ? p.query(resolve) : p.mutation(resolve);
 }
 

@@ -1,5 +1,6 @@
 // The members of an organization: list, change role, remove. The OWNER is
 // exactly one, and can be neither demoted nor removed.
+import { audit } from "@/server/audit/record";
 import type { Member as MemberRow, User } from "@/generated/prisma/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import type { ApiKey } from "@/lib/schemas/api-keys";
@@ -44,9 +45,19 @@ export async function updateMemberRole(actor: Actor, memberId: string, role: "AD
   if (member.role === "OWNER") throw new AppError("invalid_state", "The owner's role cannot be changed");
   if (member.role === role) return toMember(member);
   // Only while the member is still there (a removal may land in between: then 404, not a failed update).
-  const { count } = await db.member.updateMany({
-    where: { id: member.id, organizationId: accountOf(actor), role: { not: "OWNER" } },
-    data: { role },
+  const count = await db.$transaction(async (tx) => {
+    const changed = await tx.member.updateMany({
+      where: { id: member.id, organizationId: accountOf(actor), role: { not: "OWNER" } },
+      data: { role },
+    });
+    if (changed.count > 0)
+      await audit(tx, accountOf(actor), {
+        action: "member.role_changed",
+        resourceType: "member",
+        resourceId: member.id,
+        details: { email: member.user.email, from: member.role, to: role },
+      });
+    return changed.count;
   });
   if (count === 0) {
     const now = await findMember(actor, memberId); // 404 once removed
@@ -82,10 +93,17 @@ export async function removeMember(actor: Actor, memberId: string): Promise<{ re
   const revoked = await db.$transaction(async (tx) => {
     const { count } = await tx.member.deleteMany({ where: { id: member.id, organizationId: accountOf(actor) } });
     if (count === 0) throw notFound("Member");
-    return tx.apiKey.updateManyAndReturn({
+    const keys = await tx.apiKey.updateManyAndReturn({
       where: { organizationId: accountOf(actor), createdById: member.userId, status: "active" },
       data: { status: "revoked", revokedAt: new Date() },
     });
+    await audit(tx, accountOf(actor), {
+      action: "member.removed",
+      resourceType: "member",
+      resourceId: member.id,
+      details: { email: member.user.email, role: member.role, revokedApiKeys: keys.map((k) => k.id) },
+    });
+    return keys;
   });
   forgetApiKeys();
   if (revoked.length > 0) {

@@ -1,0 +1,69 @@
+// The audit log: who changed what in an organization, written by the service
+// in the SAME transaction as the change (a change that rolls back leaves no
+// entry; an entry never exists without its change). Who, from where and in
+// which request come from the request's audit context, set once by the
+// operation pipeline (REST, tRPC, uploads) for the whole handler; without one
+// (a job), the actor is the system. The table is append-only in the database
+// itself (migration 20261127134848_audit_log). Secrets never go into `details`.
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Prisma } from "@/generated/prisma/client";
+import type { Actor } from "@/server/actor";
+import type { Tx } from "@/server/db/client";
+
+export type AuditActorType = "user" | "api_key" | "policyholder" | "system";
+
+export interface AuditWho {
+  actorType: AuditActorType;
+  actorId: string;
+  actorLabel: string;
+  ipAddress?: string | null;
+  requestId?: string | null;
+}
+
+const context = new AsyncLocalStorage<AuditWho>();
+
+/** Runs `fn` with `who` as the author of every entry it writes. */
+export const withAuditContext = <T>(who: AuditWho, fn: () => Promise<T>): Promise<T> => context.run(who, fn);
+
+/** The author of entries written now. */
+export const currentAuditor = (): AuditWho => context.getStore() ?? { actorType: "system", actorId: "system", actorLabel: "Coverdesk" };
+
+/** Who an Actor is in the log: the key when a key acted (its creator is on the key), else the user. */
+export function auditorOf(
+  actor: Actor,
+  labels: { userEmail?: string | null; keyName?: string | null; keyPrefix?: string | null },
+  request: { ipAddress?: string | null; requestId?: string | null } = {},
+): AuditWho {
+  if (actor.apiKey) {
+    const label = [labels.keyName, labels.keyPrefix ? `(${labels.keyPrefix}…)` : null].filter(Boolean).join(" ");
+    return { actorType: "api_key", actorId: actor.apiKey.id, actorLabel: label || actor.apiKey.id, ...request };
+  }
+  return { actorType: "user", actorId: actor.userId, actorLabel: labels.userEmail ?? actor.userId, ...request };
+}
+
+export interface AuditEntry {
+  /** `resource.verb`: api_key.created, member.role_changed, bank_account.added, … */
+  action: string;
+  resourceType: string;
+  resourceId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Writes one entry in the caller's transaction (the organization the change applies to: live or its test twin). */
+export async function audit(tx: Tx, organizationId: string, entry: AuditEntry): Promise<void> {
+  const who = currentAuditor();
+  await tx.auditLog.create({
+    data: {
+      organizationId,
+      actorType: who.actorType,
+      actorId: who.actorId,
+      actorLabel: who.actorLabel,
+      action: entry.action,
+      resourceType: entry.resourceType,
+      resourceId: entry.resourceId ?? null,
+      details: (entry.details ?? {}) as Prisma.InputJsonValue,
+      ipAddress: who.ipAddress ?? null,
+      requestId: who.requestId ?? null,
+    },
+  });
+}
