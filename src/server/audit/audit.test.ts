@@ -56,8 +56,8 @@ describe("audit log", () => {
     await expect(db.$executeRaw`DELETE FROM audit_log WHERE id = ${row.id}`).rejects.toThrow(/append-only/);
     await expect(db.$executeRawUnsafe(`TRUNCATE audit_log`)).rejects.toThrow(/append-only/);
     expect(await db.auditLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ action: "test.done" });
-    const [{ gone }] = await db.$queryRaw<{ gone: bigint }[]>`SELECT prune_audit_log('2000-01-01') AS gone`;
-    expect(Number(gone)).toBe(0);
+    const [pruned] = await db.$queryRaw<{ gone: bigint }[]>`SELECT prune_audit_log('2000-01-01') AS gone`;
+    expect(Number(pruned!.gone)).toBe(0);
     expect(await db.auditLog.count({ where: { id: row.id } })).toBe(1);
     await db.organization.delete({ where: { id: org.id } });
     expect(await db.auditLog.count({ where: { id: row.id } })).toBe(0);

@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import type { BankAccount as BankAccountRow } from "@/generated/prisma/client";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -89,6 +90,12 @@ export async function addBankAccount(actor: Actor, input: AddBankAccountInput): 
     });
     const account = toBankAccount(row);
     await recordEvent(tx, actor.organizationId, "bank_account.added", account);
+    await audit(tx, actor.organizationId, {
+      action: "bank_account.added",
+      resourceType: "bank_account",
+      resourceId: account.id,
+      details: { bankName: account.bankName, accountName: account.accountName, accountNumberLast4: account.accountNumberLast4 },
+    });
     return account;
   });
 }
@@ -121,6 +128,12 @@ export async function verifyBankAccount(actor: Actor, id: string, input: VerifyB
       });
       const verified = toBankAccount(updated);
       await recordEvent(tx, actor.organizationId, "bank_account.verified", verified);
+      await audit(tx, actor.organizationId, {
+        action: "bank_account.verified",
+        resourceType: "bank_account",
+        resourceId: verified.id,
+        details: { bankName: verified.bankName, accountNumberLast4: verified.accountNumberLast4, isDefault: verified.isDefault },
+      });
       return { verified };
     }
     const attempts = row.failedAttempts + 1;
@@ -156,6 +169,12 @@ export async function setDefaultBankAccount(actor: Actor, id: string): Promise<B
     });
     const account = toBankAccount(await tx.bankAccount.update({ where: { id: row.id }, data: { isDefault: true } }));
     await recordEvent(tx, actor.organizationId, "bank_account.default_changed", account);
+    await audit(tx, actor.organizationId, {
+      action: "bank_account.default_changed",
+      resourceType: "bank_account",
+      resourceId: account.id,
+      details: { bankName: account.bankName, accountNumberLast4: account.accountNumberLast4 },
+    });
     return account;
   });
 }
@@ -187,6 +206,17 @@ export async function removeBankAccount(actor: Actor, id: string): Promise<void>
     }
     await recordEvent(tx, actor.organizationId, "bank_account.removed", { id: row.id, promotedDefaultId: promoted?.id ?? null });
     if (promoted) await recordEvent(tx, actor.organizationId, "bank_account.default_changed", toBankAccount(promoted));
+    await audit(tx, actor.organizationId, {
+      action: "bank_account.removed",
+      resourceType: "bank_account",
+      resourceId: row.id,
+      details: {
+        bankName: row.bankName,
+        accountNumberLast4: row.accountNumberLast4,
+        wasDefault: row.isDefault,
+        promotedDefaultId: promoted?.id ?? null,
+      },
+    });
   });
 }
 

@@ -21,6 +21,7 @@ import type {
   ResolvedAccount,
 } from "@/lib/schemas/claim-payouts";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { currencyOf } from "@/server/earnings/service";
 import { env } from "@/server/env";
@@ -217,6 +218,19 @@ export async function payClaim(actor: Actor, claimId: string, input: PayClaimInp
       });
       const payout = toClaimPayout(row);
       await recordEvent(tx, orgId, "claim_payout.requested", payout, claimId);
+      await audit(tx, orgId, {
+        action: "claim_payout.requested",
+        resourceType: "claim_payout",
+        resourceId: payout.id,
+        details: {
+          claimId,
+          amount: formatMinor(amount, claim.currency),
+          currency: claim.currency,
+          bankName: bank.name,
+          accountName,
+          accountNumberLast4: row.accountNumberLast4,
+        },
+      });
       return payout;
     }, LOCKED_TX);
   } catch (err) {

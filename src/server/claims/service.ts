@@ -2,6 +2,7 @@ import type { Claim as ClaimRow, Prisma } from "@/generated/prisma/client";
 import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -125,6 +126,21 @@ export async function fileClaim(organizationId: string, filing: ClaimFiling, upl
     const attachments = files.length ? await attachFilesToClaim(tx, organizationId, row.id, files, filing.source) : [];
     const submitted: SubmittedClaim = { ...toClaim(row), attachments: attachments.map(toClaimAttachment) };
     await recordEvent(tx, organizationId, "claim.submitted", submitted, row.id);
+    await audit(tx, organizationId, {
+      action: "claim.created",
+      resourceType: "claim",
+      resourceId: row.id,
+      details: {
+        policyId: row.policyId,
+        coverageId: row.coverageId,
+        customerEmail: row.customerEmail,
+        type: row.type,
+        amount: submitted.amount,
+        currency: row.currency,
+        attachments: attachments.length,
+        source: filing.source,
+      },
+    });
     return { row, submitted };
   });
 }
@@ -257,6 +273,18 @@ export async function updateClaimStatus(actor: Actor, id: string, input: UpdateC
     });
     const claim = toClaim(updated);
     await recordClaimMove(tx, actor.organizationId, claim, from);
+    await audit(tx, actor.organizationId, {
+      action: "claim.status_changed",
+      resourceType: "claim",
+      resourceId: claim.id,
+      details: {
+        from,
+        to: claim.status,
+        approvedAmount: claim.approvedAmount,
+        currency: claim.currency,
+        note: input.note || null,
+      },
+    });
     return claim;
   });
 }

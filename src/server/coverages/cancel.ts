@@ -24,6 +24,7 @@ import type {
   Coverage,
 } from "@/lib/schemas/coverages";
 import { assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -188,6 +189,16 @@ export async function cancelCoverageOf(
         });
         const coverage: CancelledCoverage = { ...toCoverage(updated, now), refund };
         await recordEvent(tx, organizationId, "coverage.cancelled", coverage, row.id);
+        await audit(tx, organizationId, {
+          action: "coverage.cancelled",
+          resourceType: "coverage",
+          resourceId: row.id,
+          details: {
+            customerEmail: row.customerEmail,
+            reason: input.reason,
+            refund: refund ? { id: refund.id, amount: refund.amount, currency: refund.currency } : null,
+          },
+        });
         return coverage;
       }, LOCKED_TX);
     } catch (error) {

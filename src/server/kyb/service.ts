@@ -5,6 +5,7 @@
 // every decision is kept (who, when, what, why) in kyb_decision.
 import type { KybDocument as KybDocumentRow, StoredFile } from "@/generated/prisma/client";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { audit, currentAuditor, withAuditContext } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -107,6 +108,17 @@ async function submission(actor: Actor, input: SubmitKybInput, move: "submit" | 
     const kyb = await kybOf(orgId, tx);
     await recordEvent(tx, orgId, "kyb.submitted", kyb);
     if (instant) await recordEvent(tx, orgId, "kyb.approved", kyb);
+    await audit(tx, orgId, {
+      action: "kyb.submitted",
+      resourceType: "kyb",
+      resourceId: orgId,
+      details: {
+        resubmission: move === "resubmit",
+        from: rule.from,
+        to: kyb.status,
+        documents: kyb.documents.map((d) => ({ kind: d.kind, fileName: d.fileName })),
+      },
+    });
     return kyb;
   });
 }
@@ -152,6 +164,21 @@ export async function decideKyb(
     await tx.kybDecision.create({ data: { organizationId, reviewerId, decision: decision.status, reason, createdAt: now } });
     const kyb = await kybOf(organizationId, tx);
     await recordEvent(tx, organizationId, decision.status === "approved" ? "kyb.approved" : "kyb.rejected", kyb);
+    // Written to the business's log, by the platform admin who decided (whatever the request's context says).
+    const current = currentAuditor();
+    const reviewer = await tx.user.findUnique({ where: { id: reviewerId }, select: { email: true } });
+    const who =
+      current.actorType === "user" && current.actorId === reviewerId
+        ? current
+        : { ...current, actorType: "user" as const, actorId: reviewerId, actorLabel: reviewer?.email ?? reviewerId };
+    await withAuditContext(who, () =>
+      audit(tx, organizationId, {
+        action: decision.status === "approved" ? "kyb.approved" : "kyb.rejected",
+        resourceType: "kyb",
+        resourceId: organizationId,
+        details: { from: "pending", to: decision.status, reason, reviewer: reviewer?.email ?? reviewerId },
+      }),
+    );
     return kyb;
   });
 }

@@ -11,6 +11,8 @@ import type {
   PortalContactInput,
 } from "@/lib/schemas/notifications";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
+import { changed, changesOf } from "@/server/audit/diff";
+import { audit } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { AppError, notFound, validationError } from "@/server/errors";
 import type { MailData } from "@/server/mail/kinds";
@@ -59,10 +61,27 @@ export async function updateTemplate(actor: Actor, name: string, input: Notifica
   const kind = noticeKind(name);
   assertValid(kind, input);
   const organizationId = accountOf(actor);
-  const row = await db.notificationTemplate.upsert({
-    where: { organizationId_kind: { organizationId, kind } },
-    create: { organizationId, kind, ...input },
-    update: input,
+  const row = await db.$transaction(async (tx) => {
+    const before = await tx.notificationTemplate.findUnique({ where: { organizationId_kind: { organizationId, kind } } });
+    const saved = await tx.notificationTemplate.upsert({
+      where: { organizationId_kind: { organizationId, kind } },
+      create: { organizationId, kind, ...input },
+      update: input,
+    });
+    const words = (t: { emailSubject: string; emailBody: string; smsBody: string }) => ({
+      emailSubject: t.emailSubject,
+      emailBody: t.emailBody,
+      smsBody: t.smsBody,
+    });
+    const changes = changesOf(words(before ?? defaultTemplate(kind)), words(saved));
+    if (!before || changed(changes))
+      await audit(tx, organizationId, {
+        action: "notification_template.updated",
+        resourceType: "notification_template",
+        resourceId: kind,
+        details: { kind, ...changes },
+      });
+    return saved;
   });
   return toTemplate(kind, row);
 }
@@ -71,7 +90,16 @@ export async function updateTemplate(actor: Actor, name: string, input: Notifica
 export async function resetTemplate(actor: Actor, name: string): Promise<NotificationTemplate> {
   assertCan(actor, "account");
   const kind = noticeKind(name);
-  await db.notificationTemplate.deleteMany({ where: { organizationId: accountOf(actor), kind } });
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.notificationTemplate.deleteMany({ where: { organizationId: accountOf(actor), kind } });
+    if (count > 0)
+      await audit(tx, accountOf(actor), {
+        action: "notification_template.reset",
+        resourceType: "notification_template",
+        resourceId: kind,
+        details: { kind },
+      });
+  });
   return toTemplate(kind, undefined);
 }
 

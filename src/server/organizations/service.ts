@@ -4,6 +4,8 @@ import type { Member, Organization as OrgRow, Role } from "@/generated/prisma/cl
 import { minorDigits } from "@/lib/money";
 import { db, type Tx } from "@/server/db/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
+import { changed, changesOf } from "@/server/audit/diff";
+import { audit } from "@/server/audit/record";
 import { AppError, notFound } from "@/server/errors";
 import { ensureTestTwin, syncTestTwin } from "./twin";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
@@ -135,6 +137,7 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
   return db.$transaction(async (tx) => {
     const [current] = await tx.$queryRaw<{ currency: string }[]>`
       SELECT currency FROM organization WHERE id = ${account} FOR UPDATE`;
+    const before = await tx.organization.findUnique({ where: { id: account } });
     const changing = input.currency !== undefined && input.currency !== current!.currency;
     if (changing) {
       // The twin is locked too (always after the live row: one order), made first if it is missing.
@@ -168,6 +171,15 @@ export async function updateOrganization(actor: Actor, input: UpdateOrganization
       },
     });
     await syncTestTwin(tx, account);
+    const fields = ["name", "email", "phone", "address", "currency"] as const;
+    const changes = changesOf(toOrganization(before!, actor.role), toOrganization(org, actor.role), fields);
+    if (changed(changes))
+      await audit(tx, account, {
+        action: "organization.updated",
+        resourceType: "organization",
+        resourceId: account,
+        details: { ...changes },
+      });
     return toOrganization(org, actor.role);
   });
 }

@@ -15,6 +15,8 @@ import type {
   UpdatePaymentLinkInput,
 } from "@/lib/schemas/payment-links";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { changed, changesOf } from "@/server/audit/diff";
+import { audit } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { notFound } from "@/server/errors";
@@ -96,16 +98,32 @@ async function findLink(actor: Actor, id: string) {
 export async function createPaymentLink(actor: Actor, input: CreatePaymentLinkInput): Promise<PaymentLink> {
   assertCan(actor, "manage");
   const policy = await findPolicy(actor, input.policyId);
-  const row = await db.paymentLink.create({
-    data: {
-      organizationId: actor.organizationId,
-      policyId: policy.id,
-      slug: newSlug(),
-      name: input.name || null,
-      collectPhone: input.collectPhone,
-      redirectUrl: input.redirectUrl ?? null,
-    },
-    include: withPolicy,
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.paymentLink.create({
+      data: {
+        organizationId: actor.organizationId,
+        policyId: policy.id,
+        slug: newSlug(),
+        name: input.name || null,
+        collectPhone: input.collectPhone,
+        redirectUrl: input.redirectUrl ?? null,
+      },
+      include: withPolicy,
+    });
+    await audit(tx, actor.organizationId, {
+      action: "payment_link.created",
+      resourceType: "payment_link",
+      resourceId: created.id,
+      details: {
+        policyId: policy.id,
+        policyName: policy.name,
+        name: created.name,
+        url: linkUrl(created.slug),
+        collectPhone: created.collectPhone,
+        redirectUrl: created.redirectUrl,
+      },
+    });
+    return created;
   });
   return toPaymentLink(row, isLive(actor), NO_FIGURES);
 }
@@ -136,15 +154,26 @@ export async function getPaymentLink(actor: Actor, id: string): Promise<PaymentL
 export async function updatePaymentLink(actor: Actor, id: string, input: UpdatePaymentLinkInput): Promise<PaymentLink> {
   assertCan(actor, "manage");
   const row = await findLink(actor, id);
-  const updated = await db.paymentLink.update({
-    where: { id: row.id },
-    data: {
-      active: input.active,
-      name: input.name === undefined ? undefined : input.name || null,
-      collectPhone: input.collectPhone,
-      redirectUrl: input.redirectUrl,
-    },
-    include: withPolicy,
+  const updated = await db.$transaction(async (tx) => {
+    const link = await tx.paymentLink.update({
+      where: { id: row.id },
+      data: {
+        active: input.active,
+        name: input.name === undefined ? undefined : input.name || null,
+        collectPhone: input.collectPhone,
+        redirectUrl: input.redirectUrl,
+      },
+      include: withPolicy,
+    });
+    const changes = changesOf(row, link, ["active", "name", "collectPhone", "redirectUrl"]);
+    if (changed(changes))
+      await audit(tx, actor.organizationId, {
+        action: "payment_link.updated",
+        resourceType: "payment_link",
+        resourceId: row.id,
+        details: { ...changes },
+      });
+    return link;
   });
   return toPaymentLink(updated, isLive(actor), (await figuresOf(actor.organizationId, [row.id])).get(row.id) ?? NO_FIGURES);
 }

@@ -2,6 +2,8 @@ import type { Policy as PolicyRow, Prisma } from "@/generated/prisma/client";
 import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
+import { changed, changesOf } from "@/server/audit/diff";
+import { audit } from "@/server/audit/record";
 import { literal } from "@/server/like";
 import { announcePrice } from "@/server/renewals/service";
 import { db } from "@/server/db/client";
@@ -56,19 +58,34 @@ export async function getPolicy(actor: Actor, id: string): Promise<Policy> {
 export async function createPolicy(actor: Actor, input: CreatePolicyInput): Promise<Policy> {
   assertCan(actor, "manage");
   const org = await db.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { currency: true } });
-  const row = await db.policy.create({
-    data: {
-      organizationId: actor.organizationId,
-      name: input.name,
-      type: input.type,
-      duration: input.duration,
-      priceMinor: minorOf(input.price, org.currency, "price"),
-      currency: org.currency,
-      description: input.description || null,
-      coverage: input.coverage || null,
-      benefits: input.benefits ?? [],
-      exclusions: input.exclusions ?? [],
-    },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.policy.create({
+      data: {
+        organizationId: actor.organizationId,
+        name: input.name,
+        type: input.type,
+        duration: input.duration,
+        priceMinor: minorOf(input.price, org.currency, "price"),
+        currency: org.currency,
+        description: input.description || null,
+        coverage: input.coverage || null,
+        benefits: input.benefits ?? [],
+        exclusions: input.exclusions ?? [],
+      },
+    });
+    await audit(tx, actor.organizationId, {
+      action: "policy.created",
+      resourceType: "policy",
+      resourceId: created.id,
+      details: {
+        name: created.name,
+        type: created.type,
+        duration: created.duration,
+        price: formatMinor(created.priceMinor, created.currency),
+        currency: created.currency,
+      },
+    });
+    return created;
   });
   return toPolicy(row);
 }
@@ -82,9 +99,9 @@ export async function updatePolicy(actor: Actor, id: string, input: UpdatePolicy
     const policy = await tx.policy.update({
       where: { id: row.id },
       data: {
-      name: input.name,
-      type: input.type,
-      duration: input.duration,
+        name: input.name,
+        type: input.type,
+        duration: input.duration,
         priceMinor,
         description: input.description === undefined ? undefined : input.description || null,
         coverage: input.coverage === undefined ? undefined : input.coverage || null,
@@ -94,6 +111,15 @@ export async function updatePolicy(actor: Actor, id: string, input: UpdatePolicy
     });
     // Auto-renewing covers are told, and renew at the new price only from 14 days on (renewals/service.ts).
     if (priceMinor !== undefined && priceMinor !== row.priceMinor) await announcePrice(tx, policy, new Date());
+    const fields = ["name", "type", "duration", "price", "description", "coverage", "benefits", "exclusions"] as const;
+    const changes = changesOf(toPolicy(row), toPolicy(policy), fields);
+    if (changed(changes))
+      await audit(tx, actor.organizationId, {
+        action: "policy.updated",
+        resourceType: "policy",
+        resourceId: row.id,
+        details: { name: policy.name, ...changes },
+      });
     return policy;
   });
   return toPolicy(updated);
@@ -103,7 +129,17 @@ export async function setPolicyStatus(actor: Actor, id: string, isActive: boolea
   assertCan(actor, "manage");
   const row = await findPolicy(actor, id);
   if (row.isActive === isActive) return toPolicy(row);
-  return toPolicy(await db.policy.update({ where: { id: row.id }, data: { isActive } }));
+  const updated = await db.$transaction(async (tx) => {
+    const policy = await tx.policy.update({ where: { id: row.id }, data: { isActive } });
+    await audit(tx, actor.organizationId, {
+      action: isActive ? "policy.activated" : "policy.deactivated",
+      resourceType: "policy",
+      resourceId: row.id,
+      details: { name: row.name },
+    });
+    return policy;
+  });
+  return toPolicy(updated);
 }
 
 /**

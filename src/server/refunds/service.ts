@@ -10,6 +10,7 @@ import { Prisma, type Payment as PaymentRow, type Refund as RefundRow } from "@/
 import { formatMinor } from "@/lib/money";
 import type { ListRefundsQuery, Refund, RefundPaymentInput } from "@/lib/schemas/refunds";
 import { assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound, validationError } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -107,6 +108,12 @@ export async function insertRefund(
   });
   const refund = toRefund(row);
   await recordEvent(tx, payment.organizationId, "refund.created", refund, payment.reference);
+  await audit(tx, payment.organizationId, {
+    action: "refund.created",
+    resourceType: "refund",
+    resourceId: refund.id,
+    details: { paymentReference: payment.reference, amount: refund.amount, currency: refund.currency, reason, coverageId },
+  });
   return refund;
 }
 

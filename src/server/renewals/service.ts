@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor, type Page } from "@/lib/schemas/pagination"
 import type { ListRenewalsQuery, Renewal, RenewalSummary } from "@/lib/schemas/renewals";
 import type { Coverage } from "@/lib/schemas/coverages";
 import { assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { scheduleRenewal } from "@/server/coverages/schedule";
 import { savedCardOf, toCoverage } from "@/server/coverages/service";
 import { coverageStatus, isActiveAt } from "@/server/coverages/status";
@@ -43,6 +44,12 @@ export async function setAutoRenewOf(who: Who, coverageId: string, on: boolean, 
     if (on && !isActiveAt(row, now))
       throw new AppError("invalid_state", `This cover is ${coverageStatus(row, now)}: only valid cover can renew automatically`);
     await tx.coverage.update({ where: { id: row.id }, data: { autoRenew: on } });
+    await audit(tx, row.organizationId, {
+      action: "coverage.updated",
+      resourceType: "coverage",
+      resourceId: row.id,
+      details: { customerEmail: row.customerEmail, before: { autoRenew: row.autoRenew }, after: { autoRenew: on } },
+    });
     return changed(tx, row.id, now);
   });
 }
@@ -53,6 +60,12 @@ export async function removeCardOf(who: Who & { customerEmail: string }, coverag
     const row = await lockCoverage(tx, who, coverageId);
     if (!row.cardAuthorizationSealed && !row.autoRenew) return toCoverage(row, now);
     await tx.coverage.update({ where: { id: row.id }, data: { autoRenew: false, ...NO_CARD } });
+    await audit(tx, row.organizationId, {
+      action: "coverage.card_removed",
+      resourceType: "coverage",
+      resourceId: row.id,
+      details: { customerEmail: row.customerEmail, before: { autoRenew: row.autoRenew }, after: { autoRenew: false } },
+    });
     return changed(tx, row.id, now);
   });
 }

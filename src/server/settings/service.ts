@@ -5,6 +5,8 @@ import type { Organization, StoredFile } from "@/generated/prisma/client";
 import { db, type Tx } from "@/server/db/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { forgetApiKeys } from "@/server/api-keys/service";
+import { changed, changesOf } from "@/server/audit/diff";
+import { audit } from "@/server/audit/record";
 import { rescheduleReminders } from "@/server/coverages/schedule";
 import { env } from "@/server/env";
 import { AppError, notFound, validationError } from "@/server/errors";
@@ -17,7 +19,10 @@ import type { Settings, UpdateSettingsInput, UploadLogoInput } from "@/lib/schem
 /** A logo is shown small: 1 MiB is plenty (or the upload limit, if lower). */
 export const LOGO_MAX_BYTES = () => Math.min(1024 * 1024, env.MAX_UPLOAD_BYTES);
 
-type Row = Pick<Organization, "notifyEmail" | "notifySms" | "notifyDigest" | "apiRateLimit" | "reminderDays" | "coolingOffDays" | "accentColor"> & {
+type Row = Pick<
+  Organization,
+  "notifyEmail" | "notifySms" | "notifyDigest" | "apiRateLimit" | "reminderDays" | "coolingOffDays" | "accentColor"
+> & {
   logoFile: StoredFile | null;
 };
 
@@ -59,6 +64,7 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
   const accountId = accountOf(actor);
   const days = input.reminders?.daysBefore ? [...input.reminders.daysBefore].sort((a, b) => b - a) : undefined;
   const settings = await db.$transaction(async (tx) => {
+    const before = await tx.organization.findUnique({ where: { id: accountId }, include: { logoFile: true } });
     const org = await tx.organization.update({
       where: { id: accountId },
       data: {
@@ -73,7 +79,27 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
       include: { logoFile: true },
     });
     if (days) await rescheduleReminders(tx, accountId, days);
-    return toSettings(org);
+    const after = toSettings(org);
+    if (before) {
+      const flat = (s: Settings) => ({
+        "notifications.email": s.notifications.email,
+        "notifications.sms": s.notifications.sms,
+        "notifications.digest": s.notifications.digest,
+        "api.rateLimit": s.api.rateLimit,
+        "reminders.daysBefore": s.reminders.daysBefore,
+        "coverage.coolingOffDays": s.coverage.coolingOffDays,
+        "branding.accentColor": s.branding.accentColor,
+      });
+      const changes = changesOf(flat(toSettings(before)), flat(after));
+      if (changed(changes))
+        await audit(tx, accountId, {
+          action: "settings.updated",
+          resourceType: "settings",
+          resourceId: accountId,
+          details: { ...changes },
+        });
+    }
+    return after;
   });
   if (input.api?.rateLimit !== undefined) forgetApiKeys();
   return settings;
@@ -125,6 +151,18 @@ export async function setLogo(actor: Actor, input: UploadLogoInput): Promise<Set
       const old = await lockedLogo(tx, accountId);
       await tx.organization.update({ where: { id: accountId }, data: { logoFileId: stored!.id } });
       if (old) await tx.storedFile.delete({ where: { id: old.id } });
+      await audit(tx, accountId, {
+        action: "settings.logo_set",
+        resourceType: "settings",
+        resourceId: accountId,
+        details: {
+          fileId: stored!.id,
+          fileName: stored!.fileName,
+          contentType: stored!.contentType,
+          size: stored!.size,
+          replacedFileId: old?.id ?? null,
+        },
+      });
       return { settings: await read(accountId, tx), replaced: old };
     },
     { lockFirst: (tx) => lockedLogo(tx, accountId) },
@@ -142,6 +180,12 @@ export async function removeLogo(actor: Actor): Promise<Settings> {
     if (old) {
       await tx.organization.update({ where: { id: accountId }, data: { logoFileId: null } });
       await tx.storedFile.delete({ where: { id: old.id } });
+      await audit(tx, accountId, {
+        action: "settings.logo_removed",
+        resourceType: "settings",
+        resourceId: accountId,
+        details: { fileId: old.id, fileName: old.fileName },
+      });
     }
     return { settings: await read(accountId, tx), removed: old };
   });

@@ -2,6 +2,7 @@
 // Tokens are single-use and stored only as hashes; resend issues a new one.
 import type { Invitation as InvitationRow, Prisma, User } from "@/generated/prisma/client";
 import { accountOf, assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { env } from "@/server/env";
 import { AppError, notFound } from "@/server/errors";
@@ -86,7 +87,7 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
         `At most ${MAX_PENDING_INVITATIONS} invitations can be pending; cancel some first`,
       );
     }
-    return tx.invitation.create({
+    const created = await tx.invitation.create({
       data: {
         organizationId: accountOf(actor),
         email: input.email,
@@ -97,6 +98,13 @@ export async function inviteMember(actor: Actor, input: InviteMemberInput): Prom
       },
       include: withInviter,
     });
+    await audit(tx, accountOf(actor), {
+      action: "invitation.created",
+      resourceType: "invitation",
+      resourceId: created.id,
+      details: { email: created.email, role: created.role },
+    });
+    return created;
   });
   await deliver(row, token);
   return toInvitation(row);
@@ -115,13 +123,23 @@ async function findInvitation(actor: Actor, id: string): Promise<Row> {
 async function updatePending(
   actor: Actor,
   id: string,
-  verb: string,
+  verb: "resent" | "cancelled",
   data: Prisma.InvitationUpdateManyMutationInput,
 ): Promise<Row> {
   const row = await findInvitation(actor, id);
-  const { count } = await db.invitation.updateMany({
-    where: { id: row.id, organizationId: accountOf(actor), status: "pending", expiresAt: { gt: new Date() } },
-    data,
+  const count = await db.$transaction(async (tx) => {
+    const changed = await tx.invitation.updateMany({
+      where: { id: row.id, organizationId: accountOf(actor), status: "pending", expiresAt: { gt: new Date() } },
+      data,
+    });
+    if (changed.count > 0)
+      await audit(tx, accountOf(actor), {
+        action: `invitation.${verb}`,
+        resourceType: "invitation",
+        resourceId: row.id,
+        details: { email: row.email, role: row.role },
+      });
+    return changed.count;
   });
   if (count === 0) {
     const now = await findInvitation(actor, id);
@@ -205,6 +223,12 @@ export async function acceptInvitation(user: { id: string; email: string }, toke
     });
     await tx.invitation.update({ where: { id: row.id }, data: { status: "accepted", acceptedAt: new Date() } });
     await tx.user.update({ where: { id: user.id }, data: { activeOrganizationId: row.organizationId } });
+    await audit(tx, row.organizationId, {
+      action: "invitation.accepted",
+      resourceType: "invitation",
+      resourceId: row.id,
+      details: { email: row.email, role: row.role, userId: user.id },
+    });
     return { organizationId: row.organizationId };
   });
 }

@@ -2,6 +2,7 @@
 // manual retries.
 import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "@/generated/prisma/client";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { newEventId } from "@/server/events/record";
@@ -47,13 +48,23 @@ export async function createWebhook(actor: Actor, input: CreateWebhookInput): Pr
   const unsafe = await unsafeUrlReason(input.url);
   if (unsafe) throw new AppError("validation_failed", `url: ${unsafe}`, { errors: [{ path: "url", message: unsafe }] });
   const secret = input.secret ?? generateWebhookSecret();
-  const row = await db.webhook.create({
-    data: {
-      organizationId: actor.organizationId,
-      url: input.url,
-      events: input.events,
-      secretSealed: seal(SECRET_PURPOSE, secret),
-    },
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.webhook.create({
+      data: {
+        organizationId: actor.organizationId,
+        url: input.url,
+        events: input.events,
+        secretSealed: seal(SECRET_PURPOSE, secret),
+      },
+    });
+    // The secret never: only where deliveries go and what they carry.
+    await audit(tx, actor.organizationId, {
+      action: "webhook.created",
+      resourceType: "webhook",
+      resourceId: created.id,
+      details: { url: created.url, events: created.events, secretGiven: input.secret !== undefined },
+    });
+    return created;
   });
   return { ...toWebhook(row), secret };
 }
@@ -75,7 +86,17 @@ export async function deleteWebhook(actor: Actor, id: string): Promise<void> {
   assertCan(actor, "admin");
   const row = await findWebhook(actor, id);
   // Of concurrent deletes one removes it; the others answer 404.
-  const { count } = await db.webhook.deleteMany({ where: { id: row.id, organizationId: actor.organizationId } });
+  const count = await db.$transaction(async (tx) => {
+    const deleted = await tx.webhook.deleteMany({ where: { id: row.id, organizationId: actor.organizationId } });
+    if (deleted.count > 0)
+      await audit(tx, actor.organizationId, {
+        action: "webhook.deleted",
+        resourceType: "webhook",
+        resourceId: row.id,
+        details: { url: row.url, events: row.events },
+      });
+    return deleted.count;
+  });
   if (count === 0) throw notFound("Webhook");
 }
 
@@ -83,9 +104,19 @@ export async function deleteWebhook(actor: Actor, id: string): Promise<void> {
 export async function setWebhookStatus(actor: Actor, id: string, status: "enabled" | "disabled"): Promise<Webhook> {
   assertCan(actor, "admin");
   const row = await findWebhook(actor, id);
-  const [updated] = await db.webhook.updateManyAndReturn({
-    where: { id: row.id, organizationId: actor.organizationId },
-    data: { status, disabledReason: status === "disabled" ? "Disabled by the business" : null },
+  const updated = await db.$transaction(async (tx) => {
+    const [changedRow] = await tx.webhook.updateManyAndReturn({
+      where: { id: row.id, organizationId: actor.organizationId },
+      data: { status, disabledReason: status === "disabled" ? "Disabled by the business" : null },
+    });
+    if (changedRow && row.status !== status)
+      await audit(tx, actor.organizationId, {
+        action: `webhook.${status}`,
+        resourceType: "webhook",
+        resourceId: row.id,
+        details: { url: row.url, from: row.status, to: status },
+      });
+    return changedRow;
   });
   if (!updated) throw notFound("Webhook"); // deleted meanwhile
   return toWebhook(updated);

@@ -6,6 +6,7 @@ import { minorOf } from "@/server/money";
 import type { Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { availableBalance, insufficientFunds, LOCKED_TX, lockOrganizationBalance } from "@/server/ledger/balance";
 import { env } from "@/server/env";
@@ -95,6 +96,18 @@ export async function requestWithdrawal(actor: Actor, input: WithdrawInput): Pro
       });
       const withdrawal = toWithdrawal(row);
       await recordEvent(tx, orgId, "withdrawal.requested", withdrawal);
+      await audit(tx, orgId, {
+        action: "withdrawal.requested",
+        resourceType: "withdrawal",
+        resourceId: withdrawal.id,
+        details: {
+          amount: withdrawal.amount,
+          currency: withdrawal.currency,
+          bankAccountId: account.id,
+          bankName: account.bankName,
+          accountNumberLast4: account.accountNumberLast4,
+        },
+      });
       return withdrawal;
     },
     LOCKED_TX,
