@@ -203,8 +203,15 @@ export const unknownRecordIds = (op: DashboardOperation, unknownId: () => string
       .map((f) => [f, unknownId()]),
   );
 
-/** Fields that carry a credential or a value, not a record of the organization. */
-const NOT_RECORDS = new Set(["token"]);
+/** Fields that carry a credential or a value, not a record of the organization (a list's filters by id match nothing foreign). */
+const NOT_RECORDS = new Set(["token", "actorId", "resourceId"]);
+
+/**
+ * Procedures whose `id` names the caller's own record as a user, not an
+ * organization's (a signed-in device): nobody else's can be named — another
+ * user's device is not found (src/server/profile/service.test.ts).
+ */
+const USER_OWN = new Set(["profile.revokeDevice"]);
 
 /**
  * The record kind (a path template of e2e/api/_records.ts, or one of
@@ -218,6 +225,7 @@ const NOT_RECORDS = new Set(["token"]);
 export function recordFields(op: DashboardOperation): { field: string; kind: string }[] {
   const out: { field: string; kind: string }[] = [];
   const fromRest = new Map((op.rest ? parameterKinds(op.rest.path) : []).map((k) => [k.name, k.kind]));
+  if (USER_OWN.has(op.path)) return out;
   for (const field of inputFields(op).filter((f) => namesRecord(f) && !NOT_RECORDS.has(f))) {
     const kind = fromRest.get(field) ?? kindByName(op.path, field);
     if (!kind)
