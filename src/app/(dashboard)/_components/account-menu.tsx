@@ -3,7 +3,7 @@
 // The account menu's Radix part, loaded by the shell when the menu is first
 // pressed (see lazyMenu): change password, security (two-factor sign-in), sign out.
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { KeyRound, LogOut, ShieldCheck } from "lucide-react";
+import { KeyRound, LogOut, ShieldCheck, UserRound } from "lucide-react";
 import { useRef } from "react";
 import type { LazyMenuProps } from "@/components/ui/lazy-menu";
 
@@ -14,9 +14,10 @@ export function AccountMenu({
   trigger,
   defaultOpen,
   onChangePassword,
+  onProfile,
   onSecurity,
   onSignOut,
-}: LazyMenuProps & { onChangePassword: () => void; onSecurity: () => void; onSignOut: () => void }) {
+}: LazyMenuProps & { onChangePassword: () => void; onProfile: () => void; onSecurity: () => void; onSignOut: () => void }) {
   const passwordChosen = useRef(false);
   return (
     <DropdownMenu.Root defaultOpen={defaultOpen}>
@@ -41,6 +42,9 @@ export function AccountMenu({
             className={ITEM}
           >
             <KeyRound className="h-4 w-4" aria-hidden /> Change password
+          </DropdownMenu.Item>
+          <DropdownMenu.Item onSelect={onProfile} className={ITEM}>
+            <UserRound className="h-4 w-4" aria-hidden /> Profile and devices
           </DropdownMenu.Item>
           <DropdownMenu.Item onSelect={onSecurity} className={ITEM}>
             <ShieldCheck className="h-4 w-4" aria-hidden /> Security

@@ -98,7 +98,7 @@ function Frame({ user, icons, children }: { user: { name: string; email: string 
     go("/sign-in");
   };
 
-  // The account menu: the user's name and email, their password, security (two-factor sign-in), signing out.
+  // The account menu: the user's name and email, their profile and devices, password, security (two-factor sign-in), signing out.
   const account = (
     <div className="border-t border-slate-200 pt-4">
       <AccountMenu
@@ -115,6 +115,10 @@ function Frame({ user, icons, children }: { user: { name: string; email: string 
         onChangePassword={() => {
           setOpen(false);
           setChangingPassword(true);
+        }}
+        onProfile={() => {
+          setOpen(false);
+          router.push("/account/profile");
         }}
         onSecurity={() => {
           setOpen(false);

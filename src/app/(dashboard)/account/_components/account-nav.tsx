@@ -3,7 +3,7 @@ import { TabLinks } from "@/components/tab-links";
 
 const ITEMS = [
   { href: "/account/profile", label: "Profile and devices" },
-  { href: "/account/security", label: "Two-factor sign-in" },
+  { href: "/account/security", label: "Security" },
 ] as const;
 
 export function AccountNav({ current }: { current: (typeof ITEMS)[number]["href"] }) {
