@@ -24,6 +24,8 @@ export const NAV = [
   { href: "/kyb", label: "Verification (KYB)" },
   // Members and invitees' emails are for owners and admins; the rest is readable by everyone (read-only for a MEMBER).
   { href: "/team", label: "Team", requires: "adminRead" },
+  // Who changed what: owners and admins only.
+  { href: "/audit-log", label: "Audit log", requires: "adminRead" },
   { href: "/api-keys", label: "API keys" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/settings", label: "Settings" },
