@@ -41,6 +41,7 @@ import {
   TWO_FACTOR_MAX_FAILURES,
 } from "@/server/session/two-factor";
 import { assertSafeInput } from "@/server/text";
+import { recordFailedSignIn, recordSignIn } from "@/server/session/history";
 
 type HookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
@@ -151,6 +152,22 @@ function createAuth() {
         pendingAttempts.set(ctx.request, attempt.release);
       }),
       after: createAuthMiddleware(async (ctx) => {
+        // The account's history: a refused password or code (a success is a session: databaseHooks below).
+        const refused = isAPIError(ctx.context.returned) && ctx.context.returned.statusCode === 401;
+        if (refused && ctx.request) {
+          const ip = ctx.request.headers.get(CLIENT_IP_HEADER);
+          const agent = ctx.request.headers.get("user-agent");
+          if (ctx.path === "/sign-in/email") {
+            const email = (ctx.body as { email?: unknown } | undefined)?.email;
+            if (typeof email === "string") await recordFailedSignIn({ email }, "wrong_password", ip, agent);
+          } else if (
+            (ctx.path === "/two-factor/verify-totp" || ctx.path === "/two-factor/verify-backup-code") &&
+            // Half-way through signing in, not a signed-in user confirming a code (setup, turning it off).
+            !(await getSessionFromCtx(ctx).catch(() => null))
+          ) {
+            await recordFailedSignIn({ userId: await twoFactorUserId(ctx) }, "wrong_code", ip, agent);
+          }
+        }
         if (ctx.path === "/two-factor/enable") {
           // A new secret: no step of it was used yet.
           const userId = isAPIError(ctx.context.returned) ? null : await twoFactorUserId(ctx);
@@ -173,6 +190,14 @@ function createAuth() {
       },
     },
     databaseHooks: {
+      // Every session made is a sign-in: into the user's history, and an email when the device is new.
+      session: {
+        create: {
+          after: async (session) => {
+            await recordSignIn(session.userId, session.ipAddress ?? null, session.userAgent ?? null);
+          },
+        },
+      },
       user: {
         create: {
           after: async (user, ctx) => {

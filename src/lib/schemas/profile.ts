@@ -22,3 +22,17 @@ export type Device = z.infer<typeof Device>;
 export const DeviceList = z.object({ data: z.array(Device) });
 export type DeviceList = z.infer<typeof DeviceList>;
 export const DeviceIdInput = z.strictObject({ id: z.string().min(1).max(200) });
+
+/** One sign-in to the account: a success, or a refused password or two-factor code. */
+export const SignIn = z.object({
+  id: z.string(),
+  success: z.boolean(),
+  reason: z.enum(["wrong_password", "wrong_code"]).nullable(),
+  browser: z.string(),
+  system: z.string(),
+  ipAddress: z.string().nullable(),
+  at: z.iso.datetime(),
+});
+export type SignIn = z.infer<typeof SignIn>;
+export const SignInList = z.object({ data: z.array(SignIn) });
+export type SignInList = z.infer<typeof SignInList>;

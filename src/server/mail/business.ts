@@ -95,6 +95,28 @@ async function words(task: MailTask) {
         sms: `Coverdesk: a claim payout of ${amount} by ${business} failed (${reason}). ${link}`,
       };
     }
+    case "new_sign_in": {
+      const d = dataOf("new_sign_in", task);
+      const link = `${env.APP_URL}/account/profile`;
+      const at = new Date(d.at).toLocaleString("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+      return {
+        business,
+        subject: "New sign-in to your Coverdesk account",
+        heading: "A new device signed in to your account",
+        paragraphs: [
+          `Your Coverdesk account was signed in to from ${d.browser} on ${d.system}${d.ipAddress ? ` (${d.ipAddress})` : ""} on ${at} UTC.`,
+          "If this was you, there is nothing to do. If not, sign that device out on your profile page and change your password at once.",
+        ],
+        details: [
+          { label: "Device", value: `${d.browser} on ${d.system}` },
+          ...(d.ipAddress ? [{ label: "Address", value: d.ipAddress }] : []),
+          { label: "When", value: `${at} UTC` },
+        ],
+        action: { label: "Review your devices", url: link },
+        sms: "",
+        sampleFooter: "Coverdesk sends this whenever your account is signed in to from a new device.",
+      };
+    }
     case "template_test": {
       const d = dataOf("template_test", task);
       if (!isNoticeKind(d.template)) return null;

@@ -42,6 +42,8 @@ export const MAIL_KINDS = [
   "phone_code",
   /** To a dashboard user: a notice template as it reads, with sample data ("Send me a test"). */
   "template_test",
+  /** To a dashboard user: their account was signed in to from a device not seen in 90 days. */
+  "new_sign_in",
 ] as const;
 export type MailChannel = "email" | "sms";
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -136,6 +138,7 @@ export const MAIL_DATA = {
   }),
   /** Nothing: the code is made, and its HMAC kept on the user, when the SMS is sent. */
   phone_code: z.object({ userId: z.string() }),
+  new_sign_in: z.object({ browser: z.string(), system: z.string(), ipAddress: z.string().nullable(), at: z.string() }),
   template_test: z.object({
     template: z.string(),
     emailSubject: z.string(),

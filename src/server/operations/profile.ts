@@ -1,7 +1,8 @@
 // The dashboard user's own account: name, signed-in devices, and the phone the
 // team's SMS notices go to (verified by an SMS code). Signed-in users only.
 import { ProfilePhone, StartPhoneInput, VerifyPhoneInput } from "@/lib/schemas/notifications";
-import { DeviceIdInput, DeviceList, Profile, UpdateProfileInput } from "@/lib/schemas/profile";
+import { DeviceIdInput, DeviceList, Profile, SignInList, UpdateProfileInput } from "@/lib/schemas/profile";
+import { listSignIns } from "@/server/session/history";
 import { profilePhone, removePhone, startPhoneVerification, verifyPhone } from "@/server/notices/phone";
 import { getProfile, listDevices, revokeDevice, revokeOtherDevices, updateProfile } from "@/server/profile/service";
 import { operation } from "./operation";
@@ -44,6 +45,15 @@ export const profileOperations = [
     output: DeviceList,
     dashboard: true,
     handler: ({ user, input }) => revokeDevice(user, input.id),
+  }),
+  operation({
+    name: "profile.signIns",
+    auth: ["user"],
+    permission: "read",
+    kind: "query",
+    output: SignInList,
+    dashboard: true,
+    handler: ({ user }) => listSignIns(user.id),
   }),
   operation({
     name: "profile.revokeOtherDevices",

@@ -3,6 +3,7 @@ import { PageHeader } from "@/components/ui/card";
 import { AccountNav } from "../_components/account-nav";
 import { DevicesCard } from "./_components/devices-card";
 import { NameCard } from "./_components/name-card";
+import { SignInsCard } from "./_components/sign-ins-card";
 
 export const metadata: Metadata = { title: "Your profile" };
 
@@ -11,12 +12,13 @@ export default function ProfilePage() {
     <>
       <PageHeader
         title="Your profile"
-        description="Your name as your team and invitations show it, and the devices signed in to your account."
+        description="Your name as your team and invitations show it, the devices signed in to your account and its sign-in history."
       />
       <AccountNav current="/account/profile" />
       <div className="space-y-6">
         <NameCard />
         <DevicesCard />
+        <SignInsCard />
       </div>
     </>
   );
