@@ -19,6 +19,7 @@ import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { approveKyb as adminApproveKyb } from "@/server/admin/service";
 import { removeBankAccount, setDefaultBankAccount, verifyBankAccount } from "@/server/bank-accounts/service";
 import { payClaim } from "@/server/claim-payouts/service";
+import { addClaimAttachments } from "@/server/claims/attachments";
 import { submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { cancelCoverage } from "@/server/coverages/cancel";
 import { connectDatabase, db } from "@/server/db/client";
@@ -39,7 +40,7 @@ import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, createUser, ownerWithOrganization, refusal, unique } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
-import { kybUploads, upload } from "@/test/uploads";
+import { kybUploads, PDF_BYTES, upload } from "@/test/uploads";
 import { withAuditContext, type AuditWho } from "./record";
 
 beforeAll(connectDatabase);
@@ -159,6 +160,9 @@ describe("the audit log of each area", () => {
     const claim = await withAuditContext(who, () =>
       submitClaim(actor, CreateClaimInput.parse({ policyId: policy.id, type: "theft", description: "Phone stolen", amount: 50 })),
     );
+    await withAuditContext(who, () =>
+      addClaimAttachments(actor, claim.id, [upload("file1", PDF_BYTES(), "receipt.pdf")], "dashboard"),
+    );
     await refusal(
       withAuditContext(who, () =>
         updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "approved", approvedAmount: 60 })),
@@ -173,7 +177,12 @@ describe("the audit log of each area", () => {
     const payout = await withAuditContext(who, () =>
       payClaim(actor, claim.id, PayClaimInput.parse({ accountNumber: "3000000001", bankCode: "058" })),
     );
-    expect(await actions(org.id, "claim.")).toEqual(["claim.created", "claim.status_changed", "claim.status_changed"]);
+    expect(await actions(org.id, "claim.")).toEqual([
+      "claim.created",
+      "claim.attachments_added",
+      "claim.status_changed",
+      "claim.status_changed",
+    ]);
     const moves = await entries(org.id, "claim.status_changed");
     expect(moves[1]).toMatchObject({ actorId: user.id, resourceId: claim.id });
     expect(moves[1]!.details).toMatchObject({ from: "under_review", to: "approved", approvedAmount: "40.00" });

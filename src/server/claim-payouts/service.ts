@@ -138,13 +138,23 @@ export async function setClaimantAccount(
   const accountName = await provider.resolveAccount(input.accountNumber, input.bankCode);
   const now = new Date();
   // Only while it is still approved with no payout under way: a payout that started meanwhile keeps its account.
-  const [row] = await db.$queryRaw<{ id: string }[]>`
-    UPDATE claim SET "payoutBankCode" = ${bank.code}, "payoutBankName" = ${bank.name}, "payoutAccountName" = ${accountName},
-      "payoutAccountSealed" = ${seal(CLAIM_PAYOUT_SEAL, input.accountNumber)}, "payoutAccountLast4" = ${input.accountNumber.slice(-4)},
-      "payoutAccountAt" = ${now}, "updatedAt" = ${now}
-    WHERE id = ${claim.id} AND status = 'approved'
-      AND NOT EXISTS (SELECT 1 FROM claim_payout p WHERE p."claimId" = ${claim.id} AND p.status IN ('pending', 'processing', 'paid'))
-    RETURNING id`;
+  const row = await db.$transaction(async (tx) => {
+    const [updated] = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE claim SET "payoutBankCode" = ${bank.code}, "payoutBankName" = ${bank.name}, "payoutAccountName" = ${accountName},
+        "payoutAccountSealed" = ${seal(CLAIM_PAYOUT_SEAL, input.accountNumber)}, "payoutAccountLast4" = ${input.accountNumber.slice(-4)},
+        "payoutAccountAt" = ${now}, "updatedAt" = ${now}
+      WHERE id = ${claim.id} AND status = 'approved'
+        AND NOT EXISTS (SELECT 1 FROM claim_payout p WHERE p."claimId" = ${claim.id} AND p.status IN ('pending', 'processing', 'paid'))
+      RETURNING id`;
+    if (updated)
+      await audit(tx, organizationId, {
+        action: "claim.payout_account_set",
+        resourceType: "claim",
+        resourceId: claim.id,
+        details: { bankName: bank.name, accountName, accountNumberLast4: input.accountNumber.slice(-4) },
+      });
+    return updated;
+  });
   if (!row) throw payoutExists();
   return {
     bankCode: bank.code,

@@ -7,6 +7,7 @@
 import type { ClaimAttachment as ClaimAttachmentModel, StoredFile } from "@/generated/prisma/client";
 import { MAX_CLAIM_ATTACHMENTS } from "@/lib/enums";
 import { assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import type { UploadedFile } from "@/server/files/multipart";
@@ -81,9 +82,16 @@ export async function addClaimAttachments(
   });
   if (!claim) throw notFound("Claim");
   if (claim._count.attachments + uploads.length > MAX_CLAIM_ATTACHMENTS) throw limitReached();
-  const rows = await withStoredFiles(actor.organizationId, uploads, (tx, files) =>
-    attachFilesToClaim(tx, actor.organizationId, claim.id, files, source),
-  );
+  const rows = await withStoredFiles(actor.organizationId, uploads, async (tx, files) => {
+    const attached = await attachFilesToClaim(tx, actor.organizationId, claim.id, files, source);
+    await audit(tx, actor.organizationId, {
+      action: "claim.attachments_added",
+      resourceType: "claim",
+      resourceId: claim.id,
+      details: { files: attached.map((a) => ({ id: a.id, fileName: a.file.fileName, size: a.file.size })), source },
+    });
+    return attached;
+  });
   return rows.map(toClaimAttachment);
 }
 
