@@ -43,11 +43,13 @@ export function SignInsCard() {
                   {s.ipAddress ?? "Address unknown"} · {when(s.at)}
                 </p>
               </div>
-              {s.success ? (
-                <Badge tone="green">Signed in</Badge>
-              ) : (
-                <Badge tone="red">{s.reason ? REASONS[s.reason] : "Refused"}</Badge>
-              )}
+              <span className="self-start sm:self-auto">
+                {s.success ? (
+                  <Badge tone="green">Signed in</Badge>
+                ) : (
+                  <Badge tone="red">{s.reason ? REASONS[s.reason] : "Refused"}</Badge>
+                )}
+              </span>
             </li>
           ))}
         </ul>
