@@ -82,7 +82,13 @@ export function AuditLogView() {
         title="Audit log"
         description="Who changed what in your organization — team members, API keys, policyholders and Coverdesk itself. Entries can never be changed or deleted."
         actions={
-          <Button variant="secondary" size="sm" loading={exporting} onClick={() => void downloadCsv()}>
+          <Button
+            variant="secondary"
+            size="sm"
+            className="shrink-0 whitespace-nowrap"
+            loading={exporting}
+            onClick={() => void downloadCsv()}
+          >
             <Download className="h-4 w-4" aria-hidden /> Download CSV
           </Button>
         }
@@ -91,7 +97,7 @@ export function AuditLogView() {
         <SearchBox
           id="audit-action"
           label="Action"
-          placeholder="api_key.created, or a prefix: api_key."
+          placeholder="api_key. or api_key.created"
           value={f.action}
           onChange={(action) => setFilters({ action })}
         />
