@@ -11,10 +11,10 @@ import { smsMoney } from "@/lib/sms";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
 import { layoutEmail, type Email } from "@/server/integrations/email";
-import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
+import { taskData, type MailKind } from "./kinds";
 import { day } from "./templates";
 
-const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
+const dataOf = taskData;
 const footer = (business: string) =>
   `You receive this as an owner or admin of ${business}. Notifications are chosen in Settings → Notifications.`;
 

@@ -11,9 +11,9 @@ import type { Sms } from "@/server/integrations/sms";
 import { smsMoney } from "@/lib/sms";
 import { isPolicyholderKind, policyholderNotice, templateOf } from "@/server/notices/policyholder";
 import { businessSmsText } from "./business";
-import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
+import { taskData, type MailKind } from "./kinds";
 
-const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
+const dataOf = taskData;
 
 /** Words then a link, fitted: the words may be shortened, the link never. */
 const withLink = (words: string, link: string) => fitSms("{{words}} {{link}}", { words: smsMoney(words), link }, ["link"]);

@@ -6,9 +6,9 @@ import { renderNotice } from "@/lib/notice-templates";
 import { db } from "@/server/db/client";
 import { layoutEmail, type Email } from "@/server/integrations/email";
 import type { Sms } from "@/server/integrations/sms";
-import { isPolicyholderKind, policyholderNotice, templateOf } from "@/server/notices/policyholder";
+import { isPolicyholderKind, policyholderNotice, policyName, templateOf } from "@/server/notices/policyholder";
 import { composeBusinessMail } from "./business";
-import { MAIL_DATA, type MailData, type MailKind } from "./kinds";
+import { taskData, type MailKind } from "./kinds";
 import {
   cardExpiring,
   claimSubmitted,
@@ -23,12 +23,7 @@ import {
 /** A composed notice, by the channel it goes by. */
 export type Outgoing = { channel: "email"; email: Email } | { channel: "sms"; sms: Sms };
 
-const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
-
-async function policyName(organizationId: string, policyId: string) {
-  const policy = await db.policy.findFirst({ where: { id: policyId, organizationId }, select: { name: true } });
-  return policy?.name ?? "a policy";
-}
+const dataOf = taskData;
 
 /** The message of a task (null: nothing to say any more); a test-mode one says so in its subject. */
 export async function composeMail(task: MailTask): Promise<Email | null> {

@@ -149,6 +149,10 @@ export const MAIL_DATA = {
 
 export type MailData<K extends MailKind> = z.output<(typeof MAIL_DATA)[K]>;
 
+/** A task's data, read as its kind's (a task of another shape throws: it is retried, then given up). */
+export const taskData = <K extends MailKind>(kind: K, task: { data: unknown }): MailData<K> =>
+  MAIL_DATA[kind].parse(task.data) as MailData<K>;
+
 /** Seconds before the retry after the n-th failed attempt; once they run out the task is given up (and kept, with its error). */
 export const MAIL_RETRY_SCHEDULE_S = [60, 300, 1800, 7200, 21600] as const;
 /** The mail job's retry table (src/server/mail/sender.ts declares what is done when it runs out). */

@@ -81,17 +81,24 @@ async function policyholderEmails(tx: Tx, events: OutboxEvent[]): Promise<Map<st
   for (const e of events) {
     const d = (e.data ?? {}) as Record<string, unknown>;
     if (e.type === "payment.completed") out.set(e.id, typeof d.email === "string" ? d.email.toLowerCase() : null);
-    else if (e.type === "coverage.cancelled") out.set(e.id, typeof d.customerEmail === "string" ? d.customerEmail.toLowerCase() : null);
+    else if (e.type === "coverage.cancelled")
+      out.set(e.id, typeof d.customerEmail === "string" ? d.customerEmail.toLowerCase() : null);
     else if (e.type.startsWith("claim.") && typeof d.id === "string") claimIds.push(d.id);
     else if (e.type === "payment.refunded" && typeof d.paymentReference === "string") references.push(d.paymentReference);
   }
   const orgs = [...new Set(events.map((e) => e.organizationId))];
   const [claims, payments] = await Promise.all([
     claimIds.length
-      ? tx.claim.findMany({ where: { id: { in: claimIds }, organizationId: { in: orgs } }, select: { id: true, organizationId: true, customerEmail: true } })
+      ? tx.claim.findMany({
+          where: { id: { in: claimIds }, organizationId: { in: orgs } },
+          select: { id: true, organizationId: true, customerEmail: true },
+        })
       : [],
     references.length
-      ? tx.payment.findMany({ where: { reference: { in: references }, organizationId: { in: orgs } }, select: { reference: true, organizationId: true, email: true } })
+      ? tx.payment.findMany({
+          where: { reference: { in: references }, organizationId: { in: orgs } },
+          select: { reference: true, organizationId: true, email: true },
+        })
       : [],
   ]);
   for (const e of events) {
@@ -136,11 +143,11 @@ function policyholderNotice(event: OutboxEvent): { kind: MailKind; data: Prisma.
  * did not turn text messages off. One query for the organizations, one for the
  * customers. Used by every producer of policyholder notices.
  */
-export async function withPolicyholderSms(tx: Tx, rows: Row[]): Promise<Row[]> {
+export async function withPolicyholderSms(tx: Tx, rows: Row[], known?: Awaited<ReturnType<typeof settingsOf>>): Promise<Row[]> {
   const candidates = rows.filter((r) => (r.channel ?? "email") === "email" && r.customerEmail);
   if (candidates.length === 0) return rows;
   const orgIds = [...new Set(candidates.map((r) => r.organizationId))];
-  const settings = await settingsOf(tx, orgIds);
+  const settings = known ?? (await settingsOf(tx, orgIds));
   const wanted = candidates.filter((r) => settings.get(r.organizationId)?.notifySms);
   if (wanted.length === 0) return rows;
   const customers = await tx.customer.findMany({
@@ -169,7 +176,11 @@ export async function planMailTasks(tx: Tx, events: OutboxEvent[], now = new Dat
   const settings = await settingsOf(tx, [...new Set(events.map((e) => e.organizationId))]);
 
   // The team: owners and admins of the live organizations with a team notice in the batch.
-  const teamOrgs = [...new Set(events.filter((e) => TEAM_NOTICE[e.type] && settings.get(e.organizationId)?.livemode).map((e) => e.organizationId))];
+  const teamOrgs = [
+    ...new Set(
+      events.filter((e) => TEAM_NOTICE[e.type] && settings.get(e.organizationId)?.livemode).map((e) => e.organizationId),
+    ),
+  ];
   const staff = teamOrgs.length
     ? await tx.member.findMany({
         where: { organizationId: { in: teamOrgs }, role: { in: ["OWNER", "ADMIN"] } },
@@ -235,7 +246,7 @@ export async function planMailTasks(tx: Tx, events: OutboxEvent[], now = new Dat
       });
     }
   }
-  const all = await withPolicyholderSms(tx, rows);
+  const all = await withPolicyholderSms(tx, rows, settings);
   if (all.length) await tx.mailTask.createMany({ data: all, skipDuplicates: true });
   return all.length;
 }

@@ -13,7 +13,7 @@ import { env } from "@/server/env";
 import { storageNamed } from "@/server/files/storage";
 import type { Email } from "@/server/integrations/email";
 import { logger } from "@/server/logger";
-import { MAIL_DATA, type MailData, type MailKind } from "@/server/mail/kinds";
+import { taskData, type MailKind } from "@/server/mail/kinds";
 import { day } from "@/server/mail/templates";
 import { renewalAmount } from "@/server/renewals/pricing";
 
@@ -48,7 +48,7 @@ export const isPolicyholderKind = (kind: string): kind is PolicyholderKind =>
 
 const money = (amount: string, currency: string) => displayMoney(amount, currency);
 const minor = (value: bigint, currency: string) => money(formatMinor(value, currency), currency);
-const dataOf = <K extends MailKind>(kind: K, task: MailTask): MailData<K> => MAIL_DATA[kind].parse(task.data) as MailData<K>;
+const dataOf = taskData;
 
 export const portalLink = (organizationId: string, path = "") =>
   `${env.APP_URL}/portal/${encodeURIComponent(organizationId)}${path}`;
@@ -75,7 +75,8 @@ async function businessName(organizationId: string) {
   return org.name;
 }
 
-async function policyName(organizationId: string, policyId: string) {
+/** A policy's name within its organization ("your policy" once it is gone). */
+export async function policyName(organizationId: string, policyId: string) {
   const policy = await db.policy.findFirst({ where: { id: policyId, organizationId }, select: { name: true } });
   return policy?.name ?? "your policy";
 }
