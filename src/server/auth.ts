@@ -30,8 +30,11 @@ import { createOrganization } from "@/server/organizations/service";
 import { requestIdOf } from "@/server/request-id";
 import { problemBody, PROBLEM_CONTENT_TYPE } from "@/server/rest/problem";
 import { beginSignInAttempt, ipRateLimitStorage } from "@/server/session/sign-in-limit";
+import { requiredOfUser } from "@/server/organizations/two-factor-requirement";
+import { confirmPassword } from "@/server/session/recent-auth";
 import {
   BACKUP_CODE_COUNT,
+  checkSignedInCode,
   claimTotpStep,
   forgetTotpSteps,
   TOTP_DIGITS,
@@ -54,6 +57,48 @@ async function twoFactorUserId(ctx: HookContext): Promise<string | null> {
   if (!identifier) return null;
   const challenge = await ctx.context.internalAdapter.findVerificationValue(identifier);
   return challenge?.value ?? null;
+}
+
+/**
+ * Turning two-factor off asks, on the server, for the password AND a current
+ * code (authenticator or backup), and is refused while an organization of the
+ * user requires two-factor. Wrong passwords count as failed sign-ins, wrong
+ * codes toward the two-factor lock — as at sign-in.
+ */
+async function confirmTurningOff(ctx: HookContext): Promise<void> {
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  if (!session) return; // the plugin answers 401
+  const body = (ctx.body ?? {}) as { password?: unknown; code?: unknown };
+  if (await requiredOfUser(session.user.id)) {
+    throw new APIError("FORBIDDEN", {
+      code: "TWO_FACTOR_REQUIRED_BY_ORGANIZATION",
+      message: "Your organization requires two-factor sign-in: it stays on while you are a member.",
+    });
+  }
+  if (typeof body.code !== "string" || body.code.trim() === "") {
+    throw new APIError("BAD_REQUEST", { code: "CODE_REQUIRED", message: "Enter a code from your app or a backup code." });
+  }
+  try {
+    await confirmPassword(session.user, typeof body.password === "string" ? body.password : "");
+  } catch (err) {
+    if (err instanceof AppError && err.code === "rate_limited") {
+      throw new APIError("TOO_MANY_REQUESTS", { code: "TOO_MANY_FAILED_SIGN_INS", message: err.message });
+    }
+    throw new APIError("BAD_REQUEST", { code: "INVALID_PASSWORD", message: "Invalid password" });
+  }
+  const check = await checkSignedInCode(session.user.id, body.code, ctx.context.secretConfig);
+  if (check.ok) return;
+  if (check.reason === "locked") {
+    throw new APIError(
+      "TOO_MANY_REQUESTS",
+      { code: "ACCOUNT_TEMPORARILY_LOCKED", message: "Too many wrong codes. Try again later." },
+      { "Retry-After": String(check.retryAfterSeconds ?? TWO_FACTOR_LOCK_S) },
+    );
+  }
+  if (check.reason === "replayed") {
+    throw new APIError("UNAUTHORIZED", { code: "CODE_ALREADY_USED", message: "This code was already used. Enter the next code from your app." });
+  }
+  throw new APIError("UNAUTHORIZED", { code: "INVALID_CODE", message: "Invalid code" });
 }
 
 /** Sign-in attempts under way, to give back those that were not a wrong password. */
@@ -136,6 +181,7 @@ function createAuth() {
           }
           return;
         }
+        if (ctx.path === "/two-factor/disable") return confirmTurningOff(ctx);
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
         if (ctx.path !== "/sign-in/email" || !ctx.request || typeof email !== "string") return;
         const attempt = await beginSignInAttempt(email);

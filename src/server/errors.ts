@@ -34,6 +34,10 @@ const TABLE = {
   unauthenticated: [401, "UNAUTHORIZED", "Sign in required"],
   insufficient_permissions: [403, "FORBIDDEN", "Insufficient permissions"],
   forbidden: [403, "FORBIDDEN", "Forbidden"],
+  // The dashboard asks for the password or a two-factor code again (money moves, keys, roles): 10 minutes.
+  reauthentication_required: [403, "FORBIDDEN", "Reauthentication required"],
+  // The organization requires two-factor sign-in and this member has not set it up.
+  two_factor_required: [403, "FORBIDDEN", "Two-factor sign-in required"],
   not_found: [404, "NOT_FOUND", "Not found"],
   method_not_allowed: [405, "METHOD_NOT_SUPPORTED", "Method not allowed"],
   conflict: [409, "CONFLICT", "Conflict"],

@@ -5,6 +5,7 @@ import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
+import { reauthLink } from "@/components/reauth/link";
 import type { AppRouter } from "@/server/trpc/root";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
@@ -28,7 +29,10 @@ function makeQueryClient() {
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })] }),
+    createTRPCClient<AppRouter>({
+      // A money move refused for want of a recent password asks for it and is sent again (components/reauth).
+      links: [reauthLink<AppRouter>(), httpBatchLink({ url: "/api/trpc", transformer: superjson })],
+    }),
   );
   return (
     <QueryClientProvider client={queryClient}>

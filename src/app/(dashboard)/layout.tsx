@@ -11,8 +11,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!session) redirect("/sign-in");
   // A platform operator needs no organization: their place is the admin area, not onboarding.
   if (!session.me) redirect(session.platformAdmin ? "/admin" : "/onboarding");
+  if (session.mustEnrol) redirect("/two-factor-setup");
   return (
-    <Shell user={{ name: session.user.name, email: session.user.email }} me={session.me} icons={navIcons()}>
+    <Shell
+      user={{ name: session.user.name, email: session.user.email, twoFactor: session.user.twoFactorEnabled === true }} me={session.me} icons={navIcons()}>
       {children}
     </Shell>
   );

@@ -5,6 +5,8 @@
 // by its bytes (type) and size; when UploadThing storage is configured, it is
 // used server-side behind that route, never directly from the browser.
 
+import { REAUTH_CODE, requestReauthentication } from "@/components/reauth/store";
+
 /** The server's default per-file limit (MAX_UPLOAD_BYTES); checked here only to answer sooner. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -40,7 +42,22 @@ export interface UploadProgress {
   percent: number;
 }
 
-export function uploadWithProgress<T>({
+/**
+ * Posts the form with progress. Refused for want of a recent password
+ * (`reauthentication_required`), it asks the user (components/reauth) and
+ * sends the same form again once they confirm.
+ */
+export async function uploadWithProgress<T>(options: Parameters<typeof sendOnce>[0]): Promise<T> {
+  try {
+    return await sendOnce<T>(options);
+  } catch (err) {
+    if (!(err instanceof UploadError) || err.code !== REAUTH_CODE) throw err;
+    if (!(await requestReauthentication())) throw err;
+    return sendOnce<T>(options);
+  }
+}
+
+function sendOnce<T>({
   url,
   fields = {},
   files,

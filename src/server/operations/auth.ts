@@ -9,6 +9,8 @@ import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
 import { resolveActiveMembership, sessionActor } from "@/server/organizations/service";
 import { consumeRateLimit, rateLimitHeaders } from "@/server/rest/rate-limit";
+import { assertRecentAuth } from "@/server/session/recent-auth";
+import type { AnyOperation, Principal } from "./operation";
 
 type AuthSession = NonNullable<Awaited<ReturnType<ReturnType<typeof getAuth>["api"]["getSession"]>>>;
 /** The signed-in user, and the id of the session the request came with (the devices list marks it as this one). */
@@ -49,7 +51,26 @@ export async function sessionUser(headers: Headers): Promise<SessionUser | null>
 export async function memberActor(user: SessionUser): Promise<Actor> {
   const member = await resolveActiveMembership(user.id, (user.activeOrganizationId as string | null) ?? null);
   if (!member) throw new AppError("forbidden", "You do not belong to any organization yet");
+  // Checked on every call, so a session made before the owner turned the requirement on is held too.
+  if (member.organization.requireTwoFactor && user.twoFactorEnabled !== true) {
+    throw new AppError(
+      "two_factor_required",
+      "Your organization requires two-factor sign-in: set it up at /two-factor-setup to continue",
+    );
+  }
   return sessionActor(user.id, member, user.testMode === true);
+}
+
+/**
+ * An operation declared `recentAuth`, called by a signed-in user: their session
+ * confirmed the password or a two-factor code in the last 10 minutes (403
+ * `reauthentication_required`). Keys and other callers are not asked.
+ */
+export async function assertRecentAuthFor(op: AnyOperation, principal: Principal): Promise<void> {
+  if (!op.recentAuth) return;
+  if (principal.auth === "session" || principal.auth === "user" || principal.auth === "platformAdmin") {
+    await assertRecentAuth(principal.user);
+  }
 }
 
 /**

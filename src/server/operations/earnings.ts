@@ -59,6 +59,7 @@ export const earningsOperations = [
     name: "earnings.withdraw",
     auth: ["apiKey", "session"],
     permission: "write",
+    recentAuth: true,
     kind: "mutation",
     input: WithdrawInput,
     output: Withdrawal,

@@ -14,6 +14,7 @@ export const kybOperations = [
     name: "kyb.submit",
     auth: ["apiKey", "session"],
     permission: "write",
+    recentAuth: true,
     kind: "mutation",
     output: Kyb,
     rest: {
@@ -54,6 +55,7 @@ export const kybOperations = [
     name: "kyb.resubmit",
     auth: ["apiKey", "session"],
     permission: "write",
+    recentAuth: true,
     kind: "mutation",
     output: Kyb,
     rest: {

@@ -132,6 +132,11 @@ export interface OperationDef<
   auth: readonly A[];
   /** What an API key must allow (`write` also grants `read`); a member's role is checked by the service. */
   permission: KeyPermission;
+  /**
+   * A signed-in user must have confirmed their password or a two-factor code in the last 10 minutes
+   * (403 `reauthentication_required`; src/server/session/recent-auth.ts). API keys are never asked.
+   */
+  recentAuth?: boolean;
   kind: K;
   /** The dashboard's input (one object); the REST parts are mapped to it by `rest.input`. */
   input?: I;
@@ -157,6 +162,7 @@ export interface Operation<
   name: N;
   auth: readonly AuthKind[];
   permission: KeyPermission;
+  recentAuth?: boolean;
   kind: K;
   input?: I;
   output?: O;

@@ -22,6 +22,8 @@ import {
   switchOrganization,
   updateOrganization,
 } from "@/server/organizations/service";
+import { SetTwoFactorRequirementInput, TwoFactorRequirement } from "@/lib/schemas/two-factor";
+import { setTwoFactorRequirement, twoFactorRequirement } from "@/server/organizations/two-factor-requirement";
 import { PageQuery } from "@/server/pagination";
 import { assertLiveKey, creatorActor, creatorOf, ownOrganization } from "@/server/rest/user-scope";
 import { operation } from "./operation";
@@ -212,5 +214,26 @@ export const organizationOperations = [
     output: Organization,
     dashboard: true,
     handler: ({ user, input }) => switchOrganization(user.id, input.organizationId),
+  }),
+  // The two-factor requirement (team page): every member signs in with two factors. The dashboard's only.
+  operation({
+    name: "organizations.twoFactorRequirement",
+    auth: ["session"],
+    permission: "read",
+    kind: "query",
+    output: TwoFactorRequirement,
+    dashboard: true,
+    handler: ({ actor }) => twoFactorRequirement(actor),
+  }),
+  operation({
+    name: "organizations.setTwoFactorRequirement",
+    auth: ["session"],
+    permission: "write",
+    recentAuth: true,
+    kind: "mutation",
+    input: SetTwoFactorRequirementInput,
+    output: TwoFactorRequirement,
+    dashboard: true,
+    handler: ({ actor, input }) => setTwoFactorRequirement(actor, input.required),
   }),
 ] as const;

@@ -26,7 +26,7 @@ import { fieldErrors, PROBLEM_CONTENT_TYPE, problemBody } from "@/server/rest/pr
 import { responseMismatches } from "@/server/rest/response-check";
 import { assertSafeInput } from "@/server/text";
 import { wakeJobs } from "@/server/jobs/wake";
-import { assertSameOrigin, authenticateKey, memberActor, sessionUser } from "./auth";
+import { assertRecentAuthFor, assertSameOrigin, authenticateKey, memberActor, sessionUser } from "./auth";
 import { errorResponse } from "./failure";
 import { operations } from "./index";
 import type { AnyOperation, AuthKind, HttpShape, Principal } from "./operation";
@@ -249,6 +249,7 @@ async function handle(request: Request, surface: "rest" | "app"): Promise<Respon
       }
       const b = found.endpoint;
       route = b.path;
+      await assertRecentAuthFor(b.op, principal);
       const query = parseQuery(b.shape, url);
       const body = await readBody(b.shape, request);
       // Path parameters without a schema are passed on as they are, after the string rule.

@@ -2,7 +2,9 @@
 // team's SMS notices go to (verified by an SMS code). Signed-in users only.
 import { ProfilePhone, StartPhoneInput, VerifyPhoneInput } from "@/lib/schemas/notifications";
 import { DeviceIdInput, DeviceList, Profile, SignInList, UpdateProfileInput } from "@/lib/schemas/profile";
+import { Reauthenticated, ReauthenticateInput } from "@/lib/schemas/two-factor";
 import { listSignIns } from "@/server/session/history";
+import { reauthenticate } from "@/server/session/recent-auth";
 import { profilePhone, removePhone, startPhoneVerification, verifyPhone } from "@/server/notices/phone";
 import { getProfile, listDevices, revokeDevice, revokeOtherDevices, updateProfile } from "@/server/profile/service";
 import { operation } from "./operation";
@@ -105,4 +107,15 @@ export const profileOperations = [
     handler: ({ user }) => removePhone(user.id),
   }),
 
+  // Confirming the password or a two-factor code again: the session may then move money for 10 minutes.
+  operation({
+    name: "profile.reauthenticate",
+    auth: ["user"],
+    permission: "write",
+    kind: "mutation",
+    input: ReauthenticateInput,
+    output: Reauthenticated,
+    dashboard: true,
+    handler: ({ user, input }) => reauthenticate(user, input),
+  }),
 ] as const;

@@ -21,6 +21,7 @@ import {
   router,
   type TrpcRootTypes,
 } from "@/server/trpc/init";
+import { assertRecentAuthFor } from "./auth";
 import type { AnyOperation, Kind, Operation, Principal } from "./operation";
 
 type Def<I, O> = {
@@ -75,8 +76,9 @@ function procedureFor(op: AnyOperation) {
   let p = base as typeof publicProcedure;
   if (op.input) p = p.input(op.input) as unknown as typeof publicProcedure;
   if (op.output) p = p.output(op.output) as unknown as typeof publicProcedure;
-  const resolve = ({ ctx, input }: { ctx: TrpcCtx; input: unknown }) => {
+  const resolve = async ({ ctx, input }: { ctx: TrpcCtx; input: unknown }) => {
     const who = principal(ctx);
+    await assertRecentAuthFor(op, who);
     const handle = () => op.handler({ ...who, input });
     // The audit entries the handler's changes write name this user (src/server/audit/record.ts).
     const auditor = auditorOfPrincipal(who, ctx, ctx.requestId ?? null);

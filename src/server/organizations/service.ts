@@ -196,13 +196,16 @@ export async function switchOrganization(userId: string, organizationId: string)
  * belong to it, else their oldest membership. Null when they belong to none.
  */
 export async function resolveActiveMembership(userId: string, activeOrganizationId: string | null) {
+  // With the organization's two-factor requirement: the dashboard's actor is refused without it.
+  const include = { organization: { select: { requireTwoFactor: true } } } as const;
   if (activeOrganizationId) {
     const member = await db.member.findUnique({
       where: { organizationId_userId: { organizationId: activeOrganizationId, userId } },
+      include,
     });
     if (member) return member;
   }
-  const first = await db.member.findFirst({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const first = await db.member.findFirst({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include });
   if (first && first.organizationId !== activeOrganizationId) {
     await db.user.update({ where: { id: userId }, data: { activeOrganizationId: first.organizationId } });
   }

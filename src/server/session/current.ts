@@ -24,6 +24,8 @@ export async function currentSession() {
         livemode: session.user.testMode !== true,
       }
     : null;
+  // The organization requires two-factor and this member has none: only its set-up page opens.
+  const mustEnrol = !!member?.organization.requireTwoFactor && session.user.twoFactorEnabled !== true;
   // platformAdmin also for a user without an organization (a platform operator needs none).
-  return { user: session.user, member, me, platformAdmin };
+  return { user: session.user, member, me, platformAdmin, mustEnrol };
 }

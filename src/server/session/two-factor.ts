@@ -10,7 +10,7 @@
 // accepted for that user (kept in two_factor."lastTotpStep", claimed with a
 // conditional update, so two requests with the same code cannot both pass).
 import crypto from "node:crypto";
-import { symmetricDecrypt } from "better-auth/crypto";
+import { symmetricDecrypt, symmetricEncrypt } from "better-auth/crypto";
 import { db } from "@/server/db/client";
 
 export const TOTP_DIGITS = 6;
@@ -104,4 +104,80 @@ export async function claimTotpStep(
 /** A new authenticator (enable again before it was confirmed) starts with no step used. */
 export async function forgetTotpSteps(userId: string): Promise<void> {
   await db.twoFactor.updateMany({ where: { userId }, data: { lastTotpStep: null } });
+}
+
+export type SignedInCodeCheck =
+  | { ok: true; kind: "totp" | "backup" }
+  | { ok: false; reason: "not_enabled" | "wrong" | "replayed" | "locked"; retryAfterSeconds?: number };
+
+/**
+ * A signed-in user's authenticator or backup code (confirming a money move,
+ * turning two-factor off): the sign-in's rules and its lock. A code of an
+ * already used step is refused, a backup code is used up, and a wrong code
+ * counts toward the same TWO_FACTOR_MAX_FAILURES as at sign-in — the lock
+ * (lockedUntil) then refuses codes here and at sign-in alike.
+ */
+export async function checkSignedInCode(
+  userId: string,
+  code: string,
+  key: Parameters<typeof symmetricDecrypt>[0]["key"],
+  now = Date.now(),
+): Promise<SignedInCodeCheck> {
+  const row = await db.twoFactor.findUnique({
+    where: { userId },
+    select: { id: true, backupCodes: true, lockedUntil: true, verified: true },
+  });
+  const enabled = await db.user.findUnique({ where: { id: userId }, select: { twoFactorEnabled: true } });
+  if (!row || !enabled?.twoFactorEnabled) return { ok: false, reason: "not_enabled" };
+  if (row.lockedUntil && row.lockedUntil.getTime() > now) {
+    return { ok: false, reason: "locked", retryAfterSeconds: Math.ceil((row.lockedUntil.getTime() - now) / 1000) };
+  }
+  const given = code.trim();
+  if (/^\d{6}$/.test(given)) {
+    const claim = await claimTotpStep(userId, given, key, now);
+    if (claim === "claimed") return passed(row.id, "totp");
+    if (claim === "replayed") return { ok: false, reason: "replayed" };
+  } else if (given.length > 0 && given.length <= 32) {
+    let codes: unknown = null;
+    try {
+      codes = JSON.parse(await symmetricDecrypt({ key, data: row.backupCodes }));
+    } catch {
+      codes = null;
+    }
+    if (Array.isArray(codes) && codes.includes(given)) {
+      const rest = codes.filter((c) => c !== given);
+      // Used up once: two requests with the same code cannot both swap the list.
+      const { count } = await db.twoFactor.updateMany({
+        where: { id: row.id, backupCodes: row.backupCodes },
+        data: { backupCodes: await symmetricEncrypt({ key, data: JSON.stringify(rest) }) },
+      });
+      if (count === 1) return passed(row.id, "backup");
+      return { ok: false, reason: "replayed" };
+    }
+  }
+  // Wrong: counted, and locked at the limit (an expired lock starts the count again).
+  const counted = await db.twoFactor.update({
+    where: { id: row.id },
+    data: {
+      failedVerificationCount: row.lockedUntil ? 1 : { increment: 1 },
+      ...(row.lockedUntil ? { lockedUntil: null } : {}),
+    },
+    select: { failedVerificationCount: true },
+  });
+  if (counted.failedVerificationCount >= TWO_FACTOR_MAX_FAILURES) {
+    await db.twoFactor.update({ where: { id: row.id }, data: { lockedUntil: new Date(now + TWO_FACTOR_LOCK_S * 1000) } });
+    return { ok: false, reason: "locked", retryAfterSeconds: TWO_FACTOR_LOCK_S };
+  }
+  return { ok: false, reason: "wrong" };
+}
+
+async function passed(id: string, kind: "totp" | "backup"): Promise<SignedInCodeCheck> {
+  await db.twoFactor.update({ where: { id }, data: { failedVerificationCount: 0, lockedUntil: null } });
+  return { ok: true, kind };
+}
+
+/** The key better-auth encrypts the two-factor secrets with (its secret configuration). */
+export async function twoFactorKey(): Promise<Parameters<typeof symmetricDecrypt>[0]["key"]> {
+  const { getAuth } = await import("@/server/auth");
+  return (await getAuth().$context).secretConfig;
 }

@@ -11,6 +11,7 @@ import { cn } from "@/lib/cn";
 import { loadAuthClient } from "@/lib/lazy-auth-client";
 import { useFreshNavigation } from "@/lib/use-fresh-navigation";
 import type { Me } from "@/lib/schemas/organizations";
+import { ReauthPrompt } from "@/components/reauth/prompt";
 import { MeProvider, useMe } from "./me";
 import { navFor } from "./nav";
 import type { NavIcons } from "./nav-icons";
@@ -27,7 +28,7 @@ export function Shell({
   icons,
   children,
 }: {
-  user: { name: string; email: string };
+  user: { name: string; email: string; twoFactor: boolean };
   me: Me;
   /** The navigation's icons, drawn by the server layout (./nav-icons.tsx). */
   icons: NavIcons;
@@ -38,6 +39,7 @@ export function Shell({
       <Frame user={user} icons={icons}>
         {children}
       </Frame>
+      <ReauthPrompt email={user.email} twoFactor={user.twoFactor} />
     </MeProvider>
   );
 }

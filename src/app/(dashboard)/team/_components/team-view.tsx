@@ -13,6 +13,7 @@ import { formatDate } from "@/lib/format";
 import type { Invitation, Member } from "@/lib/schemas/team";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
+import { TwoFactorRequirementCard } from "./two-factor-requirement";
 
 // Loaded when first opened (its form, schema and zod with it).
 const InviteDialog = lazyDialog(() => import("./invite-dialog").then((m) => m.InviteDialog));
@@ -158,6 +159,8 @@ export function TeamView({ currentUserId }: { currentUserId: string }) {
           </ul>
         )}
       </Card>
+
+      <TwoFactorRequirementCard />
 
       <Card className="mt-6">
         <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold sm:px-6">Pending invitations</h2>

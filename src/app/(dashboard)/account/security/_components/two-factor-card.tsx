@@ -48,7 +48,16 @@ type Step =
   | { kind: "new-codes" }
   | { kind: "turn-off" };
 
-export function TwoFactorCard({ enabled: initiallyEnabled, email }: { enabled: boolean; email: string }) {
+export function TwoFactorCard({
+  enabled: initiallyEnabled,
+  email,
+  doneHref,
+}: {
+  enabled: boolean;
+  email: string;
+  /** Where to go once set up and the backup codes are kept (the enrolment page: the dashboard). */
+  doneHref?: string;
+}) {
   const router = useRouter();
   const [enabled, setEnabled] = useState(initiallyEnabled);
   const [step, setStep] = useState<Step>({ kind: "idle" });
@@ -109,11 +118,18 @@ export function TwoFactorCard({ enabled: initiallyEnabled, email }: { enabled: b
           onConfirmed={() => {
             setEnabled(true);
             setStep({ kind: "codes", backupCodes: step.backupCodes, enrolled: true });
-            router.refresh();
+            // On the enrolment page the refresh would leave for the dashboard before the codes are kept.
+            if (!doneHref) router.refresh();
           }}
         />
       )}
-      {step.kind === "codes" && <BackupCodes codes={step.backupCodes} enrolled={step.enrolled} onDone={idle} />}
+      {step.kind === "codes" && (
+        <BackupCodes
+          codes={step.backupCodes}
+          enrolled={step.enrolled}
+          onDone={() => (doneHref && step.enrolled ? router.push(doneHref) : idle())}
+        />
+      )}
       {step.kind === "new-codes" && (
         <PasswordStep
           email={email}
@@ -342,25 +358,16 @@ function TurnOffStep({ email, onCancel, onDone }: { email: string; onCancel: () 
     setBusy(true);
     setFormError(null);
     try {
-      const checked = /^\d{6}$/.test(code.trim())
-        ? await authClient.twoFactor.verifyTotp({ code: code.trim() })
-        : await authClient.twoFactor.verifyBackupCode({ code: code.trim() });
-      if (checked.error) {
-        setConfirming(false);
-        if (checked.error.code === "CODE_ALREADY_USED") form.setError("code", { message: "This code was already used. Enter the next one" });
-        else if (checked.error.code === "INVALID_CODE" || checked.error.code === "INVALID_BACKUP_CODE")
-          form.setError("code", { message: "This code is not right" });
-        else setFormError(problemText(checked.error, "turn off two-factor sign-in"));
-        return;
-      }
-      const { error } = await authClient.twoFactor.disable({ password });
+      // The server checks the password, then the code (an authenticator code is used up, as is a backup code).
+      const { error } = await authClient.twoFactor.disable({ password, code: code.trim() } as { password: string });
       if (error) {
         setConfirming(false);
-        if (error.code === "INVALID_PASSWORD") {
-          form.setError("password", { message: "This is not your password" });
-          form.setValue("code", "");
-          setFormError("The code was used: enter a new one with your password.");
-        } else setFormError(problemText(error, "turn off two-factor sign-in"));
+        if (error.code === "INVALID_PASSWORD") form.setError("password", { message: "This is not your password" });
+        else if (error.code === "CODE_ALREADY_USED") form.setError("code", { message: "This code was already used. Enter the next one" });
+        else if (error.code === "INVALID_CODE") form.setError("code", { message: "This code is not right" });
+        else if (error.code === "TWO_FACTOR_REQUIRED_BY_ORGANIZATION")
+          setFormError("Your organization requires two-factor sign-in: it cannot be turned off while you are a member.");
+        else setFormError(problemText(error, "turn off two-factor sign-in"));
         return;
       }
       setConfirming(false);
