@@ -5,25 +5,15 @@
 // two-factor off with the password and a code checked by the server.
 // PostgreSQL run only: "signed in 11 minutes ago" is set in SQL (support/db.ts).
 import { expect, request, test, type APIRequestContext } from "@playwright/test";
-import { BASE_URL, problem, restClient, unique, type Account } from "../support/api";
+import { BASE_URL, problem, restClient, unique } from "../support/api";
 import { ageSessions, onPostgres } from "../support/db";
-import { awayFromStepEnd, keyOfUri, totpCode } from "../support/totp";
+import { awayFromStepEnd, enrolTwoFactor, totpCode } from "../support/totp";
 import { pdfPart, pngPart } from "./_files";
 import { joinTeam, listAll, ok, tenantWithClients, trpc, trpcError } from "./_helpers";
 
 test.skip(!onPostgres, "sessions are aged in SQL: PostgreSQL run only");
 
-/** Two-factor on for the account (enable, then a code of the current step confirms it). */
-async function enrol(account: Account) {
-  const res = await account.session.post("/api/auth/two-factor/enable", { data: { password: account.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  const body = (await res.json()) as { totpURI: string; backupCodes: string[] };
-  const key = keyOfUri(body.totpURI);
-  await awayFromStepEnd();
-  const verified = await account.session.post("/api/auth/two-factor/verify-totp", { data: { code: await totpCode(key, 0) } });
-  expect(verified.status(), await verified.text()).toBe(200);
-  return { key, backupCodes: body.backupCodes };
-}
+const enrol = enrolTwoFactor;
 
 const keyCount = async (read: APIRequestContext) => (await listAll(read, "business/api-keys")).length;
 
@@ -39,7 +29,7 @@ test("over tRPC: an old session is asked again before a key is made, nothing is 
   await trpc(t.account, "apiKeys.list", { limit: 10 }, "query");
 
   // Confirming: bad input, a wrong password (a field error), then the right one.
-  expect(await trpcError(t.account, "profile.reauthenticate", {})).toMatchObject({ status: 422, code: "validation_failed" });
+  expect(await trpcError(t.account, "profile.reauthenticate", {})).toMatchObject({ status: 400, code: "validation_failed" });
   const wrong = await trpcError(t.account, "profile.reauthenticate", { password: "not-my-password" });
   expect(wrong).toMatchObject({ status: 422, code: "validation_failed" });
   expect(await trpcError(t.account, "apiKeys.create", input)).toMatchObject({ code: "reauthentication_required" });
@@ -113,7 +103,7 @@ test("required two-factor: the owner needs it first; a member without it is held
   test.setTimeout(120_000);
   const t = await tenantWithClients();
   const owner = t.account;
-  expect(await trpcError(owner, "organizations.setTwoFactorRequirement", { required: true })).toMatchObject({
+  expect(await trpcError(owner, "security.setTwoFactorRequirement", { required: true })).toMatchObject({
     status: 409,
     code: "invalid_state",
   });
@@ -123,13 +113,13 @@ test("required two-factor: the owner needs it first; a member without it is held
     permissions: ["read"],
     mode: "live",
   });
-  expect(await trpcError(member.account, "organizations.setTwoFactorRequirement", { required: true })).toMatchObject({
+  expect(await trpcError(member.account, "security.setTwoFactorRequirement", { required: true })).toMatchObject({
     status: 403,
     code: "forbidden",
   });
 
   const ownerTf = await enrol(owner);
-  const on = await trpc<{ required: boolean; membersWithout: number }>(owner, "organizations.setTwoFactorRequirement", {
+  const on = await trpc<{ required: boolean; membersWithout: number }>(owner, "security.setTwoFactorRequirement", {
     required: true,
   });
   expect(on).toMatchObject({ required: true, membersWithout: 1 });
@@ -159,11 +149,11 @@ test("required two-factor: the owner needs it first; a member without it is held
 
   // Lifting it from an old session: asked again first.
   await ageSessions(owner.userId);
-  expect(await trpcError(owner, "organizations.setTwoFactorRequirement", { required: false })).toMatchObject({
+  expect(await trpcError(owner, "security.setTwoFactorRequirement", { required: false })).toMatchObject({
     code: "reauthentication_required",
   });
-  expect((await trpc<{ required: boolean }>(owner, "organizations.twoFactorRequirement", undefined, "query")).required).toBe(true);
+  expect((await trpc<{ required: boolean }>(owner, "security.twoFactorRequirement", undefined, "query")).required).toBe(true);
   await trpc(owner, "profile.reauthenticate", { code: ownerTf.backupCodes[0] });
-  const off = await trpc<{ required: boolean }>(owner, "organizations.setTwoFactorRequirement", { required: false });
+  const off = await trpc<{ required: boolean }>(owner, "security.setTwoFactorRequirement", { required: false });
   expect(off.required).toBe(false);
 });

@@ -11,7 +11,8 @@
 //   view naming a live record;
 //   a MEMBER where an ADMIN may → 403 `forbidden`, the record unchanged (which
 //   operations are an admin's is read from the answers, not listed; within
-//   one router a MEMBER is refused every change or none).
+//   one router a MEMBER is refused every change or none); what an ADMIN is
+//   refused, the OWNER is not (an owner's own decision).
 // For every portal route: no session → 401; another policyholder of the same
 // business → 404 for the first one's coverage, claim and files, nothing
 // changed; a session of another business → 401.
@@ -243,6 +244,7 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       }
     });
     // …then an ADMIN: what a MEMBER is refused, an ADMIN is not (it succeeds, or fails on its input or the record's state).
+    const ownerOnly: string[] = [];
     await byRecord(ops, async (op) => {
       const fields = recordFields(op);
       const used = await Promise.all(fields.map((f) => records(f.kind)));
@@ -252,11 +254,16 @@ test.describe("session matrix: the dashboard (every tRPC procedure the app route
       if (res.code === "validation_failed")
         failures.push(`${op.type} ${op.path}: no valid input could be sampled: ${describeTrpc(res)}`);
       if (res.status === 403) {
-        failures.push(
-          `${op.type} ${op.path} as an ADMIN: refused (${describeTrpc(res)}) — a session's refusal is by role, and an ADMIN has every role check`,
-        );
+        // An owner's own decision (the two-factor requirement): the OWNER is not refused.
+        const asOwner = await callValid(a.account.session, op, Object.fromEntries(fields.map((f, i) => [f.field, used[i]!.id])));
+        if (asOwner.status === 403 || asOwner.status >= 500) {
+          failures.push(
+            `${op.type} ${op.path} as an ADMIN: refused (${describeTrpc(res)}), and as the OWNER: ${describeTrpc(asOwner)} — a session's refusal is by role`,
+          );
+        } else ownerOnly.push(op.path);
       }
     });
+    if (ownerOnly.length) console.log(`owner-only operations (an ADMIN answered 403, the OWNER did not):\n  ${ownerOnly.join("\n  ")}`);
     await receiver.close();
     const adminOnly = [...refused.keys()].sort();
     console.log(`admin-only operations (a MEMBER answered 403):\n  ${adminOnly.join("\n  ")}`);

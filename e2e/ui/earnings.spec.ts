@@ -11,6 +11,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { pdfPart, pngPart } from "../api/_files";
 import { buyPolicy, createPolicyFor, joinTeam, ok, tenantWithClients, trpc } from "../api/_helpers";
 import { BASE_URL, signInPlatformAdmin, type Account } from "../support/api";
+import { ageSessions, onPostgres } from "../support/db";
 import { checkPage } from "../support/screens";
 
 /** The payout job settles after PAYOUT_DELAY_SECONDS (5 by default on the CI server). */
@@ -148,8 +149,24 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
   await withdrawDialog.getByLabel(/^Amount/).fill("0.50");
   await withdrawDialog.getByRole("button", { name: "Withdraw", exact: true }).click();
   await expect(withdrawDialog.getByText(/^Withdraw at least ₦/)).toBeVisible();
+  // Signed in 11 minutes ago (PostgreSQL run: set in SQL): the withdrawal asks for the password, then goes.
+  if (onPostgres) await ageSessions(t.account.userId);
   await withdrawDialog.getByLabel(/^Amount/).fill("100");
   await withdrawDialog.getByRole("button", { name: "Withdraw", exact: true }).click();
+  if (onPostgres) {
+    const prompt = page.getByRole("dialog", { name: "Confirm it's you" });
+    await expect(prompt).toBeVisible();
+    await expect(prompt.getByLabel("Password")).toBeFocused();
+    await prompt.getByRole("button", { name: "Confirm" }).click();
+    await expect(prompt.locator("#reauth-password-error")).toHaveText("Enter your password");
+    await prompt.getByLabel("Password").fill("not-my-password");
+    await prompt.getByRole("button", { name: "Confirm" }).click();
+    await expect(prompt.locator("#reauth-password-error")).toHaveText("That password is not right");
+    await checkPage(page, "reauth-prompt", prompt.locator("#reauth-password-error"));
+    await prompt.getByLabel("Password").fill(t.account.password);
+    await prompt.getByRole("button", { name: "Confirm" }).click();
+    await expect(prompt).toBeHidden();
+  }
   await expect(withdrawDialog).toBeHidden();
   await expect(page.getByText(`Withdrawal of ${money("100.00")} requested`)).toBeVisible();
 

@@ -2,11 +2,14 @@
 // on (password, QR code and key, a code from the app, the backup codes shown
 // once), signing in then asks for a code after the password (a wrong one is a
 // field error), a backup code works instead, and it is turned off with the
-// password and a backup code after a confirmation.
+// password and a backup code after a confirmation. An owner requires it for the
+// organization on the Team page; a member without it is sent to set it up,
+// then reaches the dashboard.
 import { expect, test, type Page } from "@playwright/test";
+import { joinTeam, tenantWithClients } from "../api/_helpers";
 import { BASE_URL, signUp } from "../support/api";
 import { checkPage, FIRST_LOAD, signedInPage } from "../support/screens";
-import { awayFromStepEnd, totpCode } from "../support/totp";
+import { awayFromStepEnd, enrolTwoFactor, totpCode } from "../support/totp";
 
 async function openAccountMenuItem(page: Page, item: string) {
   await page.getByRole("button", { name: /^Account menu: Tess Factor/ }).click();
@@ -128,4 +131,44 @@ test("enrol with the key, sign in with a code, then with a backup code; turn it 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { name: "Welcome, Tess" })).toBeVisible({ timeout: FIRST_LOAD });
   await page.context().close();
+});
+
+test("the owner requires two-factor on the Team page; a member without it sets it up before the dashboard opens", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const t = await tenantWithClients();
+  const member = await joinTeam(t, "ADMIN");
+  await enrolTwoFactor(t.account);
+
+  const owner = await signedInPage(browser, t.account);
+  await owner.goto("/team");
+  const card = owner.getByRole("heading", { name: "Two-factor sign-in" }).locator("..");
+  await expect(owner.getByTestId("two-factor-count")).toHaveText("1 of 2 members have it on.", { timeout: FIRST_LOAD });
+  await owner.getByRole("switch", { name: "Require two-factor sign-in for every member" }).click();
+  const confirm = owner.getByRole("alertdialog", { name: "Require two-factor sign-in?" });
+  await expect(confirm).toContainText("Members without it (1)");
+  await confirm.getByRole("button", { name: "Require it" }).click();
+  await expect(owner.getByText("Two-factor sign-in is now required.")).toBeVisible();
+  await expect(owner.getByRole("switch", { name: "Require two-factor sign-in for every member" })).toHaveAttribute("aria-checked", "true");
+  await checkPage(owner, "team-two-factor-required", card);
+
+  // The member's open session: every page leads to the set-up.
+  const page = await signedInPage(browser, member.account);
+  await page.goto("/payments");
+  await expect(page).toHaveURL(`${BASE_URL}/two-factor-setup`, { timeout: FIRST_LOAD });
+  await expect(page.getByRole("heading", { name: "Set up two-factor sign-in" })).toBeVisible();
+  await checkPage(page, "two-factor-setup", page.getByRole("heading", { name: "Set up two-factor sign-in" }));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await page.getByLabel("Password").fill(member.account.password);
+  await page.getByRole("button", { name: "Continue" }).click();
+  const key = (await page.getByTestId("totp-key").innerText()).replace(/\s+/g, "");
+  await awayFromStepEnd();
+  await page.getByLabel("Code from the app").fill(await totpCode(key));
+  await page.getByRole("button", { name: "Confirm and turn on" }).click();
+  await expect(page.getByRole("heading", { name: "Two-factor sign-in is on. Keep your backup codes" })).toBeVisible();
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("heading", { name: /^Welcome, / })).toBeVisible({ timeout: FIRST_LOAD });
+  await page.goto("/team");
+  await expect(page.getByTestId("two-factor-count")).toHaveText("2 of 2 members have it on.", { timeout: FIRST_LOAD });
+  await page.context().close();
+  await owner.context().close();
 });

@@ -217,7 +217,7 @@ export const organizationOperations = [
   }),
   // The two-factor requirement (team page): every member signs in with two factors. The dashboard's only.
   operation({
-    name: "organizations.twoFactorRequirement",
+    name: "security.twoFactorRequirement",
     auth: ["session"],
     permission: "read",
     kind: "query",
@@ -226,7 +226,7 @@ export const organizationOperations = [
     handler: ({ actor }) => twoFactorRequirement(actor),
   }),
   operation({
-    name: "organizations.setTwoFactorRequirement",
+    name: "security.setTwoFactorRequirement",
     auth: ["session"],
     permission: "write",
     recentAuth: true,

@@ -16,12 +16,12 @@ import { errorInfo, useTRPC } from "@/trpc/react";
 export function TwoFactorRequirementCard() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const state = useQuery(trpc.organizations.twoFactorRequirement.queryOptions());
+  const state = useQuery(trpc.security.twoFactorRequirement.queryOptions());
   const [asking, setAsking] = useState<boolean | null>(null);
   const change = useMutation(
-    trpc.organizations.setTwoFactorRequirement.mutationOptions({
+    trpc.security.setTwoFactorRequirement.mutationOptions({
       onSuccess: (next) => {
-        queryClient.setQueryData(trpc.organizations.twoFactorRequirement.queryKey(), next);
+        queryClient.setQueryData(trpc.security.twoFactorRequirement.queryKey(), next);
         toast.success(next.required ? "Two-factor sign-in is now required." : "Two-factor sign-in is no longer required.");
         setAsking(null);
       },
