@@ -124,6 +124,14 @@ export const factories: Record<string, Factory> = {
     );
     return { id: w.id, read: () => findIn(t, "/business/webhooks", w.id) };
   },
+  "/events/{id}": async (t, { make }) => {
+    // A claim filed: its claim.submitted event.
+    const claimId = (await make("/claims/{id}")).id;
+    const events = await ok(await t.write.get("events?type=claim.submitted&limit=100"));
+    const event = (events.data as { id: string; data: { id?: string } }[]).find((e) => e.data.id === claimId);
+    if (!event) throw new Error(`no claim.submitted event for ${claimId}`);
+    return { id: event.id, read: () => get(t, `/events/${event.id}`) };
+  },
   "/business/webhooks/deliveries/{id}": async (t, { make }) => {
     const webhookId = (await make("/business/webhooks/{id}")).id;
     const d = await ok(await t.write.post(`business/webhooks/${webhookId}/test`));

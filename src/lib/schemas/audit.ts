@@ -1,8 +1,7 @@
 import { z } from "@/lib/messages";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
-/** A day (from its start, UTC) or an instant. */
-const When = z.union([z.iso.datetime({ offset: true }), z.iso.date()], "Give a date (2026-11-27) or a date-time (2026-11-27T13:24:00Z)");
+import { When } from "@/lib/schemas/when";
 
 export const ListAuditLogsQuery = PageQuery.extend({
   action: z.string().trim().max(100).optional().describe("An exact action, e.g. api_key.created, or a resource's prefix, e.g. api_key."),

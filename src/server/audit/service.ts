@@ -8,10 +8,7 @@ import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { db } from "@/server/db/client";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 
-/** The start of a day, or the instant given. */
-const start = (when: string) => new Date(when.length === 10 ? `${when}T00:00:00.000Z` : when);
-/** The end of a day (exclusive), or the instant given. */
-const end = (when: string) => (when.length === 10 ? new Date(start(when).getTime() + 86_400_000) : new Date(when));
+import { endOf as end, startOf as start } from "@/lib/schemas/when";
 
 export async function listAuditLogs(actor: Actor, query: ListAuditLogsQuery): Promise<Page<AuditLogEntry>> {
   assertCan(actor, "admin-read");

@@ -8,6 +8,7 @@ import { bankAccountOperations } from "./bank-accounts";
 import { checkoutOperations } from "./checkout";
 import { claimOperations } from "./claims";
 import { documentOperations } from "./documents";
+import { eventOperations } from "./events";
 import { earningsOperations } from "./earnings";
 import { fileOperations } from "./files";
 import { kybOperations } from "./kyb";
@@ -32,6 +33,7 @@ export const operations = [
   ...paymentLinkOperations,
   ...claimOperations,
   ...webhookOperations,
+  ...eventOperations,
   ...settingsOperations,
   ...notificationOperations,
   ...profileOperations,
