@@ -4,6 +4,8 @@ import { IdParam } from "@/lib/schemas/ids";
 import {
   CreateWebhookInput,
   ListDeliveriesQuery,
+  RollWebhookSecretInput,
+  UpdateWebhookInput,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryDetail,
@@ -19,6 +21,8 @@ import {
   listDeliveries,
   listWebhooks,
   retryDelivery,
+  rollWebhookSecret,
+  updateWebhook,
   sendTestEvent,
   setWebhookStatus,
 } from "@/server/webhooks/service";
@@ -89,6 +93,55 @@ export const webhookOperations = [
       status: 204,
     },
     handler: ({ actor, input }) => deleteWebhook(actor, input.id),
+  }),
+  // PATCH /api/v1/business/webhooks/{id} — its address, events or status
+  operation({
+    name: "webhooks.update",
+    auth: ["apiKey", "session"],
+    permission: "write",
+    recentAuth: true,
+    kind: "mutation",
+    input: IdParam.extend({ data: UpdateWebhookInput }),
+    output: Webhook,
+    dashboard: true,
+    rest: {
+      method: "PATCH",
+      path: "/business/webhooks/{id}",
+      operationId: "updateWebhook",
+      summary: "Update a webhook endpoint",
+      description:
+        "Changes the fields given: `url` (checked as at creation: no private or loopback address, no credentials), `events`, `status` (`disabled` stops deliveries, `enabled` resumes them and clears `disabledReason`). The secret stays; roll it with `roll-secret`.",
+      tag,
+      params: IdParam,
+      body: UpdateWebhookInput,
+      input: ({ params, body }) => ({ id: params.id, data: body }),
+    },
+    handler: ({ actor, input }) => updateWebhook(actor, input.id, input.data),
+  }),
+  // POST /api/v1/business/webhooks/{id}/roll-secret — a new secret, the old one overlapping
+  operation({
+    name: "webhooks.rollSecret",
+    auth: ["apiKey", "session"],
+    permission: "write",
+    recentAuth: true,
+    kind: "mutation",
+    input: IdParam.extend({ data: RollWebhookSecretInput }),
+    output: WebhookWithSecret,
+    dashboard: true,
+    rest: {
+      method: "POST",
+      path: "/business/webhooks/{id}/roll-secret",
+      operationId: "rollWebhookSecret",
+      summary: "Roll a webhook endpoint's secret",
+      description:
+        "Replaces the signing secret; the new one is in this response only. For `expiresInHours` (0–72, default 24) every delivery is signed with both: `webhook-signature` lists a `v1,` signature per secret (the new one first) and `X-Coverdesk-Signature` is the new secret's — deploy the new secret to your receiver within that time. A secret rolled earlier and still overlapping stops at once: an endpoint has at most two.",
+      tag,
+      params: IdParam,
+      // No body: the default overlap.
+      body: RollWebhookSecretInput.optional(),
+      input: ({ params, body }) => ({ id: params.id, data: body ?? { expiresInHours: 24 } }),
+    },
+    handler: ({ actor, input }) => rollWebhookSecret(actor, input.id, input.data.expiresInHours),
   }),
   // POST /api/v1/business/webhooks/{id}/test — a signed `ping`, sent now
   operation({

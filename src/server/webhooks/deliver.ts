@@ -79,7 +79,11 @@ export async function sendOnce(
     livemode,
     data: event.data,
   });
-  const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body);
+  const previous =
+    webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > new Date()
+      ? unseal(SECRET_PURPOSE, webhook.previousSecretSealed)
+      : null;
+  const headers = signatureHeaders(unseal(SECRET_PURPOSE, webhook.secretSealed), event.id, event.type, body, undefined, previous);
   const base = { requestHeaders: headers, requestBody: body, gone: false, retryAfterS: null };
   const target = await resolveTarget(webhook.url, resolve);
   if (!target.ok)

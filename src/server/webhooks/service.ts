@@ -9,7 +9,9 @@ import { newEventId } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { seal } from "@/server/seal";
 import { disableGone, logAttempt, SECRET_PURPOSE, sendOnce, type EventPayload } from "./deliver";
+import { changed, changesOf } from "@/server/audit/diff";
 import type {
+  UpdateWebhookInput,
   CreateWebhookInput,
   ListDeliveriesQuery,
   Webhook,
@@ -26,6 +28,8 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   events: row.events,
   status: row.status,
   disabledReason: row.disabledReason,
+  previousSecretExpiresAt:
+    row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date() ? row.previousSecretExpiresAt.toISOString() : null,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -101,25 +105,92 @@ export async function deleteWebhook(actor: Actor, id: string): Promise<void> {
 }
 
 /** Enables or disables deliveries to a webhook (the business's own switch). */
-export async function setWebhookStatus(actor: Actor, id: string, status: "enabled" | "disabled"): Promise<Webhook> {
+export function setWebhookStatus(actor: Actor, id: string, status: "enabled" | "disabled"): Promise<Webhook> {
+  return updateWebhook(actor, id, { status });
+}
+
+/**
+ * Changes an endpoint's address (checked as at creation: no private address,
+ * no credentials), its events or its status. Audited once per change: a status
+ * alone as `webhook.enabled` / `webhook.disabled`, anything else as
+ * `webhook.updated` with what changed.
+ */
+export async function updateWebhook(actor: Actor, id: string, input: UpdateWebhookInput): Promise<Webhook> {
   assertCan(actor, "admin");
   const row = await findWebhook(actor, id);
+  if (input.url !== undefined && input.url !== row.url) {
+    const unsafe = await unsafeUrlReason(input.url);
+    if (unsafe) throw new AppError("validation_failed", `url: ${unsafe}`, { errors: [{ path: "url", message: unsafe }] });
+  }
   const updated = await db.$transaction(async (tx) => {
-    const [changedRow] = await tx.webhook.updateManyAndReturn({
+    const [current] = await tx.webhook.findMany({ where: { id: row.id, organizationId: actor.organizationId } });
+    if (!current) return null;
+    const status = input.status ?? current.status;
+    const [after] = await tx.webhook.updateManyAndReturn({
       where: { id: row.id, organizationId: actor.organizationId },
-      data: { status, disabledReason: status === "disabled" ? "Disabled by the business" : null },
+      data: {
+        url: input.url,
+        events: input.events,
+        status: input.status,
+        // The reason goes with the status: the business's own switch, or none once enabled again.
+        ...(input.status !== undefined && input.status !== current.status
+          ? { disabledReason: status === "disabled" ? "Disabled by the business" : null }
+          : {}),
+      },
     });
-    if (changedRow && row.status !== status)
+    if (!after) return null;
+    const changes = changesOf(
+      { url: current.url, events: current.events, status: current.status },
+      { url: after.url, events: after.events, status: after.status },
+    );
+    if (changed(changes)) {
+      const onlyStatus = Object.keys(changes.after).join() === "status";
       await audit(tx, actor.organizationId, {
-        action: `webhook.${status}`,
+        action: onlyStatus ? `webhook.${status}` : "webhook.updated",
         resourceType: "webhook",
         resourceId: row.id,
-        details: { url: row.url, from: row.status, to: status },
+        details: onlyStatus ? { url: current.url, from: current.status, to: status } : { ...changes },
       });
-    return changedRow;
+    }
+    return after;
   });
   if (!updated) throw notFound("Webhook"); // deleted meanwhile
   return toWebhook(updated);
+}
+
+/**
+ * A new signing secret, shown once. The old one keeps signing deliveries
+ * beside it for `expiresInHours` (0: not at all); a secret rolled before that
+ * is dropped, so an endpoint never has more than two.
+ */
+export async function rollWebhookSecret(actor: Actor, id: string, expiresInHours: number): Promise<WebhookWithSecret> {
+  assertCan(actor, "admin");
+  const row = await findWebhook(actor, id);
+  const secret = generateWebhookSecret();
+  const updated = await db.$transaction(async (tx) => {
+    // Locked: two rolls at once each keep the secret they replaced, never a third.
+    const [current] = await tx.$queryRaw<{ secretSealed: string }[]>`
+      SELECT "secretSealed" FROM webhook WHERE id = ${row.id} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
+    if (!current) return null;
+    const overlap = expiresInHours > 0;
+    const [after] = await tx.webhook.updateManyAndReturn({
+      where: { id: row.id, organizationId: actor.organizationId },
+      data: {
+        secretSealed: seal(SECRET_PURPOSE, secret),
+        previousSecretSealed: overlap ? current.secretSealed : null,
+        previousSecretExpiresAt: overlap ? new Date(Date.now() + expiresInHours * 3_600_000) : null,
+      },
+    });
+    await audit(tx, actor.organizationId, {
+      action: "webhook.secret_rolled",
+      resourceType: "webhook",
+      resourceId: row.id,
+      details: { url: row.url, expiresInHours },
+    });
+    return after ?? null;
+  });
+  if (!updated) throw notFound("Webhook");
+  return { ...toWebhook(updated), secret };
 }
 
 export async function listDeliveries(actor: Actor, query: ListDeliveriesQuery): Promise<Page<WebhookDelivery>> {

@@ -9,15 +9,24 @@ export const generateWebhookSecret = () => `whsec_${crypto.randomBytes(32).toStr
 const standardKey = (secret: string) =>
   secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8");
 
+/**
+ * The headers of one delivery. While a rolled secret overlaps (`previous`),
+ * `webhook-signature` lists a `v1,` signature per secret, the new one first
+ * (Standard Webhooks: space-separated, a receiver accepts any that verifies);
+ * `X-Coverdesk-Signature` is the new secret's.
+ */
 export function signatureHeaders(
   secret: string,
   eventId: string,
   type: string,
   body: string,
   timestamp = Math.floor(Date.now() / 1000),
+  previous?: string | null,
 ) {
   const hex = crypto.createHmac("sha256", secret).update(body).digest("hex");
-  const standard = crypto.createHmac("sha256", standardKey(secret)).update(`${eventId}.${timestamp}.${body}`).digest("base64");
+  const v1 = (key: string) =>
+    `v1,${crypto.createHmac("sha256", standardKey(key)).update(`${eventId}.${timestamp}.${body}`).digest("base64")}`;
+  const standard = [secret, ...(previous ? [previous] : [])].map(v1).join(" ");
   return {
     "Content-Type": "application/json",
     "User-Agent": "Coverdesk-Webhooks/1.0",
@@ -25,6 +34,6 @@ export function signatureHeaders(
     "X-Coverdesk-Event": type,
     "webhook-id": eventId,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": `v1,${standard}`,
+    "webhook-signature": standard,
   };
 }
