@@ -29,7 +29,12 @@ describe("audit log", () => {
     await updateMemberRole(actor, member.id, "MEMBER"); // no context: the system
 
     const page = await list(adminActor);
-    expect(page.data.map((e) => e.action)).toEqual(["member.role_changed", "api_key.revoked", "api_key.created"]);
+    expect(page.data.map((e) => e.action)).toEqual([
+      "member.role_changed",
+      "api_key.revoked",
+      "api_key.created",
+      "organization.created",
+    ]);
     expect(page.data[2]).toMatchObject({
       actor: { type: "user", id: user.id, label: user.email },
       resource: { type: "api_key", id: key.id },
@@ -40,18 +45,24 @@ describe("audit log", () => {
     });
     expect(JSON.stringify(page.data)).not.toContain(key.key); // the secret never
     expect(page.data[0]).toMatchObject({ actor: { type: "system" }, details: { from: "ADMIN", to: "MEMBER" } });
+    // Made outside any request (as at sign-up): by the user who owns it.
+    expect(page.data[3]).toMatchObject({
+      actor: { type: "user", id: user.id, label: user.email },
+      resource: { type: "organization", id: org.id },
+      details: { name: org.name, currency: "NGN", owner: user.id },
+    });
     expect((await list(adminActor, { action: "api_key." })).data).toHaveLength(2);
     expect((await list(adminActor, { action: "api_key.revoked" })).data).toHaveLength(1);
     // A member does not read it; another organization sees nothing of it.
     expect(await codeOf(list(memberActor))).toBe("forbidden");
     const other = await ownerWithOrganization();
-    expect((await list(other.actor)).data).toEqual([]);
+    expect((await list(other.actor)).data).toMatchObject([{ action: "organization.created", resource: { id: other.org.id } }]);
   });
 
   it("is append-only: UPDATE, DELETE and TRUNCATE refused; prune removes only what is older; erasure takes it along", async () => {
     const { org } = await ownerWithOrganization();
     await db.$transaction((tx) => audit(tx, org.id, { action: "test.done", resourceType: "test" }));
-    const row = await db.auditLog.findFirstOrThrow({ where: { organizationId: org.id } });
+    const row = await db.auditLog.findFirstOrThrow({ where: { organizationId: org.id, action: "test.done" } });
     await expect(db.$executeRaw`UPDATE audit_log SET action = 'x' WHERE id = ${row.id}`).rejects.toThrow(/append-only/);
     await expect(db.$executeRaw`DELETE FROM audit_log WHERE id = ${row.id}`).rejects.toThrow(/append-only/);
     await expect(db.$executeRawUnsafe(`TRUNCATE audit_log`)).rejects.toThrow(/append-only/);
@@ -71,7 +82,7 @@ describe("audit log", () => {
         throw new Error("the change failed");
       }),
     ).rejects.toThrow("the change failed");
-    expect(await db.auditLog.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await db.auditLog.count({ where: { organizationId: org.id, action: "test.rolled_back" } })).toBe(0);
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => db.$transaction((tx) => audit(tx, org.id, { action: "test.concurrent", resourceType: "test", resourceId: String(i) }))),
     );

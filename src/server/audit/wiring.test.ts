@@ -25,7 +25,7 @@ import { cancelCoverage } from "@/server/coverages/cancel";
 import { connectDatabase, db } from "@/server/db/client";
 import { submitKyb } from "@/server/kyb/service";
 import { resetTemplate, updateTemplate } from "@/server/notices/service";
-import { updateOrganization } from "@/server/organizations/service";
+import { createOrganization, updateOrganization } from "@/server/organizations/service";
 import { createPaymentLink, updatePaymentLink } from "@/server/payment-links/service";
 import { createPolicy, setPolicyStatus, updatePolicy } from "@/server/policies/service";
 import { filePortalClaim } from "@/server/portal/service";
@@ -123,8 +123,9 @@ describe("the audit log of each area", () => {
     expect(added).toMatchObject({ actorType: "user", actorId: user.id, resourceType: "bank_account", resourceId: first.id });
     expect(added!.details).toMatchObject({ accountNumberLast4: first.accountNumberLast4 });
     // Never the full number: only its last 4 digits.
-    // No full account number in what was recorded (ids and times may hold any digits: only the details are read).
-    expect(JSON.stringify((await entries(org.id)).map((e) => e.details))).not.toMatch(/\d{10}/);
+    // No full account number in what was recorded (ids and times may hold any digits: only the details are read;
+    // the bank accounts' own — organization.created holds a name and an email with random hex in them).
+    expect(JSON.stringify((await entries(org.id, "bank_account.")).map((e) => e.details))).not.toMatch(/\d{10}/);
   });
 
   it("withdrawals: requested; none over the balance", async () => {
@@ -375,4 +376,66 @@ describe("the audit log of each area", () => {
     await refusal(withAuditContext(asUser(user), () => updateMemberRole(actor, owner.id, "MEMBER")));
     expect(await actions(org.id, "member.")).toEqual([]);
   });
+});
+
+/**
+ * Runs `fn` while the database refuses the entries that match `condition` (on
+ * NEW; a trigger, dropped after): a change written in its entry's transaction
+ * must then roll back whole.
+ */
+async function whileRefused<T>(condition: string, fn: () => Promise<T>): Promise<T> {
+  const name = `audit_refused_${unique()}`;
+  await db.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF ${condition} THEN RAISE EXCEPTION 'entry refused by the test'; END IF;
+      RETURN NEW;
+    END $$`);
+  await db.$executeRawUnsafe(`CREATE TRIGGER ${name} BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+  try {
+    return await fn();
+  } finally {
+    await db.$executeRawUnsafe(`DROP TRIGGER ${name} ON audit_log`);
+    await db.$executeRawUnsafe(`DROP FUNCTION ${name}()`);
+  }
+}
+
+const aKey = (): AuditWho => ({
+  actorType: "api_key",
+  actorId: `key_${unique()}`,
+  actorLabel: "CI (sk_live_ab…)",
+  requestId: `req_${unique()}`,
+});
+
+describe("the audit log of the organization", () => {
+  it("organization: created by the user in the dashboard, by a key over the API; none when it is not made", async () => {
+    const user = await createUser();
+    const inDashboard = await withAuditContext(asUser(user), () =>
+      createOrganization(user.id, { name: `Dash ${unique()}`, email: user.email }),
+    );
+    const key = aKey();
+    const overApi = await withAuditContext(key, () =>
+      createOrganization(user.id, { name: `Api ${unique()}`, email: user.email }),
+    );
+    const [dash] = await entries(inDashboard.id, "organization.created");
+    expect(dash).toMatchObject({
+      actorType: "user",
+      actorId: user.id,
+      ipAddress: "203.0.113.9",
+      resourceType: "organization",
+      resourceId: inDashboard.id,
+    });
+    expect(dash!.details).toEqual({ name: inDashboard.name, email: user.email, currency: "NGN", owner: user.id });
+    expect(await entries(overApi.id, "organization.created")).toMatchObject([
+      { actorType: "api_key", actorId: key.actorId, requestId: key.requestId },
+    ]);
+    // Its entry refused: no organization either (the same transaction).
+    const name = `Refused ${unique()}`;
+    await expect(
+      whileRefused(`NEW.action = 'organization.created' AND NEW.details->>'name' = '${name}'`, () =>
+        withAuditContext(asUser(user), () => createOrganization(user.id, { name, email: user.email })),
+      ),
+    ).rejects.toThrow(/entry refused by the test/);
+    expect(await db.organization.count({ where: { name } })).toBe(0);
+  });
+
 });
