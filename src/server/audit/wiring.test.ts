@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PayClaimInput } from "@/lib/schemas/claim-payouts";
 import { CreateClaimInput, UpdateClaimStatusInput } from "@/lib/schemas/claims";
 import { CancelCoverageInput } from "@/lib/schemas/coverages";
+import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "@/lib/schemas/documents";
 import { NotificationTemplateInput } from "@/lib/schemas/notifications";
 import { CreatePaymentLinkInput, UpdatePaymentLinkInput } from "@/lib/schemas/payment-links";
 import { CreatePolicyInput, UpdatePolicyInput } from "@/lib/schemas/policies";
@@ -23,6 +24,13 @@ import { addClaimAttachments } from "@/server/claims/attachments";
 import { submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { cancelCoverage } from "@/server/coverages/cancel";
 import { connectDatabase, db } from "@/server/db/client";
+import {
+  deleteCertificate,
+  deleteReceiptSample,
+  setCertificateActive,
+  uploadCertificate,
+  uploadReceiptSample,
+} from "@/server/documents/service";
 import { submitKyb } from "@/server/kyb/service";
 import { resetTemplate, updateTemplate } from "@/server/notices/service";
 import { createOrganization, updateOrganization } from "@/server/organizations/service";
@@ -399,6 +407,10 @@ async function whileRefused<T>(condition: string, fn: () => Promise<T>): Promise
   }
 }
 
+/** Runs `fn` while the organization's `action` entries are refused (ids and actions are plain words: no quoting needed). */
+const withEntryRefused = <T>(organizationId: string, action: string, fn: () => Promise<T>) =>
+  whileRefused(`NEW."organizationId" = '${organizationId}' AND NEW.action = '${action}'`, fn);
+
 const aKey = (): AuditWho => ({
   actorType: "api_key",
   actorId: `key_${unique()}`,
@@ -406,7 +418,7 @@ const aKey = (): AuditWho => ({
   requestId: `req_${unique()}`,
 });
 
-describe("the audit log of the organization", () => {
+describe("the audit log of documents and the organization", () => {
   it("organization: created by the user in the dashboard, by a key over the API; none when it is not made", async () => {
     const user = await createUser();
     const inDashboard = await withAuditContext(asUser(user), () =>
@@ -436,6 +448,71 @@ describe("the audit log of the organization", () => {
       ),
     ).rejects.toThrow(/entry refused by the test/);
     expect(await db.organization.count({ where: { name } })).toBe(0);
+  });
+
+  it("certificates and receipt samples: uploaded, deactivated, activated, deleted (by a key); none for no change, a member or an unknown id", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const { actor: member } = await addMember(org.id, "MEMBER");
+    const key = aKey();
+    const as = <T>(fn: () => Promise<T>) => withAuditContext(key, fn);
+    const certificateInput = UploadCertificateInput.parse({
+      file: upload("file", PDF_BYTES(), "licence.pdf"),
+      name: "NAICOM operating licence 2026",
+      type: "insurance licence",
+    });
+    await refusal(as(() => uploadCertificate(member, certificateInput)));
+    const cert = await as(() => uploadCertificate(actor, certificateInput));
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: true }))); // already active
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: false })));
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: false }))); // no change
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: true })));
+    // The entry refused: the certificate stays (its row and its file).
+    await expect(
+      withEntryRefused(org.id, "certificate.deleted", () => as(() => deleteCertificate(actor, cert.id))),
+    ).rejects.toThrow(/entry refused by the test/);
+    expect(await db.certificate.count({ where: { id: cert.id } })).toBe(1);
+    await as(() => deleteCertificate(actor, cert.id));
+    await refusal(as(() => deleteCertificate(actor, cert.id))); // gone: 404
+    expect(await actions(org.id, "certificate.")).toEqual([
+      "certificate.uploaded",
+      "certificate.deactivated",
+      "certificate.activated",
+      "certificate.deleted",
+    ]);
+    const [uploaded] = await entries(org.id, "certificate.uploaded");
+    expect(uploaded).toMatchObject({
+      actorType: "api_key",
+      actorId: key.actorId,
+      resourceType: "certificate",
+      resourceId: cert.id,
+    });
+    expect(uploaded!.details).toEqual({
+      name: "NAICOM operating licence 2026",
+      type: "insurance licence",
+      fileName: "licence.pdf",
+      contentType: "application/pdf",
+      size: PDF_BYTES().byteLength,
+    });
+
+    const sample = await as(() =>
+      uploadReceiptSample(
+        actor,
+        UploadReceiptSampleInput.parse({ file: upload("file", PDF_BYTES(), "receipt.pdf"), name: "Standard receipt" }),
+      ),
+    );
+    await as(() => deleteReceiptSample(actor, sample.id));
+    expect(await entries(org.id, "receipt_sample.")).toMatchObject([
+      {
+        action: "receipt_sample.uploaded",
+        actorType: "api_key",
+        resourceId: sample.id,
+        details: { name: "Standard receipt", fileName: "receipt.pdf" },
+      },
+      { action: "receipt_sample.deleted", actorType: "api_key", resourceId: sample.id },
+    ]);
+    // Where a file is stored is never recorded.
+    const stored = JSON.stringify((await entries(org.id)).map((e) => e.details));
+    expect(stored).not.toMatch(/storageKey|\/files\//);
   });
 
 });
