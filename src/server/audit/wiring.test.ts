@@ -8,7 +8,7 @@ import { PayClaimInput } from "@/lib/schemas/claim-payouts";
 import { CreateClaimInput, UpdateClaimStatusInput } from "@/lib/schemas/claims";
 import { CancelCoverageInput } from "@/lib/schemas/coverages";
 import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "@/lib/schemas/documents";
-import { NotificationTemplateInput } from "@/lib/schemas/notifications";
+import { NotificationTemplateInput, PortalContactInput } from "@/lib/schemas/notifications";
 import { CreatePaymentLinkInput, UpdatePaymentLinkInput } from "@/lib/schemas/payment-links";
 import { CreatePolicyInput, UpdatePolicyInput } from "@/lib/schemas/policies";
 import { PortalClaimInput } from "@/lib/schemas/portal";
@@ -32,7 +32,7 @@ import {
   uploadReceiptSample,
 } from "@/server/documents/service";
 import { submitKyb } from "@/server/kyb/service";
-import { resetTemplate, updateTemplate } from "@/server/notices/service";
+import { resetTemplate, setPortalContact, updateTemplate } from "@/server/notices/service";
 import { createOrganization, updateOrganization } from "@/server/organizations/service";
 import { createPaymentLink, updatePaymentLink } from "@/server/payment-links/service";
 import { createPolicy, setPolicyStatus, updatePolicy } from "@/server/policies/service";
@@ -418,7 +418,7 @@ const aKey = (): AuditWho => ({
   requestId: `req_${unique()}`,
 });
 
-describe("the audit log of documents and the organization", () => {
+describe("the audit log of documents, customers and the organization", () => {
   it("organization: created by the user in the dashboard, by a key over the API; none when it is not made", async () => {
     const user = await createUser();
     const inDashboard = await withAuditContext(asUser(user), () =>
@@ -513,6 +513,41 @@ describe("the audit log of documents and the organization", () => {
     // Where a file is stored is never recorded.
     const stored = JSON.stringify((await entries(org.id)).map((e) => e.details));
     expect(stored).not.toMatch(/storageKey|\/files\//);
+  });
+
+  it("customers: the policyholder's phone and SMS choice on the portal, with what changed; none for no change or a refused number", async () => {
+    const { org } = await ownerWithOrganization();
+    const email = `holder-${unique()}@example.test`;
+    const holder = { organizationId: org.id, email };
+    const who: AuditWho = { actorType: "policyholder", actorId: email, actorLabel: email, ipAddress: "198.51.100.4" };
+    const set = (input: Record<string, unknown>) =>
+      withAuditContext(who, () => setPortalContact(holder, PortalContactInput.parse(input)));
+    await set({ phone: "+2348031234567" });
+    await set({ phone: "+2348031234567", smsOptOut: false }); // as it is
+    await refusal(set({ phone: "12" }));
+    await set({ smsOptOut: true });
+    // Its entry refused: the choice is not changed either.
+    await expect(withEntryRefused(org.id, "customer.updated", () => set({ phone: null }))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(
+      await db.customer.findUniqueOrThrow({ where: { organizationId_email: { organizationId: org.id, email } } }),
+    ).toMatchObject({
+      phone: "+2348031234567",
+      smsOptOut: true,
+    });
+    await set({ phone: null });
+    const changes = await entries(org.id, "customer.");
+    const customer = await db.customer.findUniqueOrThrow({ where: { organizationId_email: { organizationId: org.id, email } } });
+    expect(changes.map((e) => e.details)).toEqual([
+      { email, source: "portal", before: { phone: null }, after: { phone: "+2348031234567" } },
+      { email, source: "portal", before: { smsOptOut: false }, after: { smsOptOut: true } },
+      { email, source: "portal", before: { phone: "+2348031234567" }, after: { phone: null } },
+    ]);
+    expect(changes.every((e) => e.action === "customer.updated" && e.actorType === "policyholder" && e.actorId === email)).toBe(
+      true,
+    );
+    expect(changes[0]).toMatchObject({ resourceType: "customer", resourceId: customer.id, ipAddress: "198.51.100.4" });
   });
 
 });
