@@ -10,6 +10,7 @@ import { CancelCoverageInput } from "@/lib/schemas/coverages";
 import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "@/lib/schemas/documents";
 import { NotificationTemplateInput, PortalContactInput } from "@/lib/schemas/notifications";
 import { CreatePaymentLinkInput, UpdatePaymentLinkInput } from "@/lib/schemas/payment-links";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { CreatePolicyInput, UpdatePolicyInput } from "@/lib/schemas/policies";
 import { PortalClaimInput } from "@/lib/schemas/portal";
 import { RefundPaymentInput } from "@/lib/schemas/refunds";
@@ -35,6 +36,8 @@ import { submitKyb } from "@/server/kyb/service";
 import { resetTemplate, setPortalContact, updateTemplate } from "@/server/notices/service";
 import { createOrganization, updateOrganization } from "@/server/organizations/service";
 import { createPaymentLink, updatePaymentLink } from "@/server/payment-links/service";
+import { payWithCard, retryPayment, SANDBOX_CARDS } from "@/server/payments/checkout";
+import { initializePayment } from "@/server/payments/service";
 import { createPolicy, setPolicyStatus, updatePolicy } from "@/server/policies/service";
 import { filePortalClaim } from "@/server/portal/service";
 import { refundPayment } from "@/server/refunds/service";
@@ -47,7 +50,7 @@ import { createWebhook, deleteWebhook, setWebhookStatus } from "@/server/webhook
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, createUser, ownerWithOrganization, refusal, unique } from "@/test/fixtures";
-import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { approveKyb, bankAccount, card, receivePayment } from "@/test/money";
 import { kybUploads, PDF_BYTES, upload } from "@/test/uploads";
 import { withAuditContext, type AuditWho } from "./record";
 
@@ -418,7 +421,7 @@ const aKey = (): AuditWho => ({
   requestId: `req_${unique()}`,
 });
 
-describe("the audit log of documents, customers and the organization", () => {
+describe("the audit log of documents, customers, payments and the organization", () => {
   it("organization: created by the user in the dashboard, by a key over the API; none when it is not made", async () => {
     const user = await createUser();
     const inDashboard = await withAuditContext(asUser(user), () =>
@@ -548,6 +551,80 @@ describe("the audit log of documents, customers and the organization", () => {
       true,
     );
     expect(changes[0]).toMatchObject({ resourceType: "customer", resourceId: customer.id, ipAddress: "198.51.100.4" });
+  });
+
+  it("payments: created by a key, succeeded and failed by the system (whoever asked), a retry created by the system; none for a refused payment", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const policy = await createPolicy(
+      actor,
+      CreatePolicyInput.parse({ name: "Shop cover", type: "property", duration: "yearly", price: "25.00" }),
+    );
+    const key = aKey();
+    const start = (amount: number) =>
+      withAuditContext(key, () =>
+        initializePayment(
+          actor,
+          InitializePaymentInput.parse({ amount, policyId: policy.id, email: `c-${unique()}@example.test` }),
+        ),
+      );
+    await refusal(start(24));
+    expect(await actions(org.id, "payment.")).toEqual([]);
+    const paid = await start(25);
+    const [created] = await entries(org.id, "payment.created");
+    expect(created).toMatchObject({
+      actorType: "api_key",
+      actorId: key.actorId,
+      resourceType: "payment",
+      resourceId: paid.reference,
+    });
+    expect(created!.details).toMatchObject({
+      reference: paid.reference,
+      amount: "25.00",
+      currency: "NGN",
+      policyId: policy.id,
+      email: paid.email,
+    });
+
+    // Its entry refused: the payment is not settled (no credit, no cover) and can be paid again.
+    await expect(withEntryRefused(org.id, "payment.succeeded", () => payWithCard(paid.reference, card()))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.payment.findUniqueOrThrow({ where: { reference: paid.reference } })).toMatchObject({ status: "pending" });
+    expect(await db.ledgerTransaction.count({ where: { reference: paid.reference } })).toBe(0);
+    // Settled in a key's request (as a verify would): still the system's, the request id kept.
+    await withAuditContext(key, () => payWithCard(paid.reference, card()));
+    const [succeeded] = await entries(org.id, "payment.succeeded");
+    const coverage = await db.coverage.findFirstOrThrow({ where: { organizationId: org.id, customerEmail: paid.email } });
+    expect(succeeded).toMatchObject({
+      actorType: "system",
+      actorId: "system",
+      actorLabel: "Coverdesk",
+      requestId: key.requestId,
+      ipAddress: null,
+    });
+    expect(succeeded!.details).toMatchObject({
+      reference: paid.reference,
+      amount: "25.00",
+      coverageId: coverage.id,
+      coverageAction: "purchased",
+    });
+
+    const declined = await start(25);
+    await refusal(payWithCard(declined.reference, CheckoutInput.parse({ ...card(), cardNumber: SANDBOX_CARDS.declined })));
+    const [failed] = await entries(org.id, "payment.failed");
+    expect(failed).toMatchObject({ actorType: "system", resourceId: declined.reference });
+    expect(failed!.details).toMatchObject({ reference: declined.reference, failureReason: "The card was declined" });
+    const retry = await retryPayment(declined.reference);
+    const retried = (await entries(org.id, "payment.created")).find((e) => e.resourceId === retry.reference);
+    expect(retried).toMatchObject({ actorType: "system" });
+    expect(retried!.details).toMatchObject({ retryOf: declined.reference, amount: "25.00" });
+    expect(await actions(org.id, "payment.")).toEqual([
+      "payment.created",
+      "payment.succeeded",
+      "payment.created",
+      "payment.failed",
+      "payment.created",
+    ]);
   });
 
 });
