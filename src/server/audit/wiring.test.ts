@@ -18,9 +18,11 @@ import { UpdateSettingsInput, UploadLogoInput } from "@/lib/schemas/settings";
 import { InviteMemberInput } from "@/lib/schemas/team";
 import { CreateWebhookInput } from "@/lib/schemas/webhooks";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
-import { approveKyb as adminApproveKyb } from "@/server/admin/service";
+import { retryPayout } from "@/server/admin/payouts";
+import { approveKyb as adminApproveKyb, requirePlatformAdmin } from "@/server/admin/service";
 import { removeBankAccount, setDefaultBankAccount, verifyBankAccount } from "@/server/bank-accounts/service";
 import { payClaim } from "@/server/claim-payouts/service";
+import { settleClaimPayout } from "@/server/claim-payouts/settle";
 import { addClaimAttachments } from "@/server/claims/attachments";
 import { submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { cancelCoverage } from "@/server/coverages/cancel";
@@ -41,6 +43,7 @@ import { initializePayment } from "@/server/payments/service";
 import { createPolicy, setPolicyStatus, updatePolicy } from "@/server/policies/service";
 import { filePortalClaim } from "@/server/portal/service";
 import { refundPayment } from "@/server/refunds/service";
+import { settleRefund } from "@/server/refunds/settle";
 import { setAutoRenew } from "@/server/renewals/service";
 import { removeLogo, setLogo, updateSettings } from "@/server/settings/service";
 import { acceptInvitation, cancelInvitation, inviteMember, resendInvitation } from "@/server/team/invitations";
@@ -48,6 +51,7 @@ import { updateMemberRole } from "@/server/team/members";
 import { hashInvitationToken, newInvitationToken } from "@/server/team/tokens";
 import { createWebhook, deleteWebhook, setWebhookStatus } from "@/server/webhooks/service";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
+import { settleWithdrawal } from "@/server/payouts/settle";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, createUser, ownerWithOrganization, refusal, unique } from "@/test/fixtures";
 import { approveKyb, bankAccount, card, receivePayment } from "@/test/money";
@@ -421,7 +425,7 @@ const aKey = (): AuditWho => ({
   requestId: `req_${unique()}`,
 });
 
-describe("the audit log of documents, customers, payments and the organization", () => {
+describe("the audit log of documents, customers, payments, the organization and what the system finishes", () => {
   it("organization: created by the user in the dashboard, by a key over the API; none when it is not made", async () => {
     const user = await createUser();
     const inDashboard = await withAuditContext(asUser(user), () =>
@@ -627,4 +631,128 @@ describe("the audit log of documents, customers, payments and the organization",
     ]);
   });
 
+  it("withdrawals: paid, failed and reversed by the system, sent again by the platform admin; none for a second settlement", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    await receivePayment(actor, "100.00");
+    await approveKyb(actor);
+    const account = await bankAccount(actor);
+    const withdraw = async (amount: number) => {
+      const w = await requestWithdrawal(actor, WithdrawInput.parse({ amount, bankAccountId: account.id }));
+      return db.withdrawal.findUniqueOrThrow({ where: { id: w.id } });
+    };
+    const key = aKey();
+    const first = await withdraw(10);
+    // Its entry refused: the withdrawal stays pending.
+    await expect(withEntryRefused(org.id, "withdrawal.paid", () => settleWithdrawal(first.reference, "paid"))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.withdrawal.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({ status: "pending" });
+    await withAuditContext(key, () => settleWithdrawal(first.reference, "paid"));
+    await settleWithdrawal(first.reference, "paid"); // again: nothing
+    await settleWithdrawal(first.reference, "reversed", "Paystack reversed it");
+    const second = await withdraw(5);
+    await settleWithdrawal(second.reference, "failed", "Account closed");
+    await settleWithdrawal(second.reference, "failed", "Account closed"); // again: nothing
+
+    const admin = await createUser("Platform Admin");
+    await db.user.update({ where: { id: admin.id }, data: { platformAdmin: true } });
+    await retryPayout(await requirePlatformAdmin(admin.id), second.id);
+    expect(await actions(org.id, "withdrawal.")).toEqual([
+      "withdrawal.requested",
+      "withdrawal.paid",
+      "withdrawal.reversed",
+      "withdrawal.requested",
+      "withdrawal.failed",
+      "withdrawal.retried",
+    ]);
+    const done = await entries(org.id, "withdrawal.");
+    expect(done.slice(1, 3).every((e) => e.actorType === "system" && e.resourceId === first.id)).toBe(true);
+    expect(done[1]).toMatchObject({ requestId: key.requestId });
+    expect(done[1]!.details).toEqual({ reference: first.reference, amount: "10.00", currency: "NGN" });
+    expect(done[4]).toMatchObject({ actorType: "system", resourceId: second.id });
+    expect(done[4]!.details).toMatchObject({
+      amount: "5.00",
+      failureReason: "Account closed",
+      accountNumberLast4: account.accountNumberLast4,
+    });
+    expect(done[5]).toMatchObject({ actorType: "user", actorId: admin.id, actorLabel: admin.email, resourceId: second.id });
+    expect(done[5]!.details).toMatchObject({ previousReference: second.reference, amount: "5.00" });
+    // Of the account: its id and last 4 digits, never its number.
+    const accountFields = done.flatMap((e) => Object.keys(e.details as object).filter((k) => /account/i.test(k)));
+    expect(new Set(accountFields)).toEqual(new Set(["bankAccountId", "accountNumberLast4"]));
+  });
+
+  it("claim payouts and refunds: paid, reversed, failed and processed by the system, with the claim's moves; none for a second settlement", async () => {
+    const { actor, org, user } = await ownerWithOrganization();
+    const reference = await receivePayment(actor, "100.00");
+    await receivePayment(actor, "100.00");
+    await approveKyb(actor);
+    const policy = await db.policy.findFirstOrThrow({ where: { organizationId: org.id } });
+    const claim = await submitClaim(
+      actor,
+      CreateClaimInput.parse({ policyId: policy.id, type: "theft", description: "Till stolen", amount: 30 }),
+    );
+    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "under_review" }));
+    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "approved" }));
+    const pay = async () => {
+      const p = await withAuditContext(asUser(user), () =>
+        payClaim(actor, claim.id, PayClaimInput.parse({ accountNumber: "3000000001", bankCode: "058" })),
+      );
+      return db.claimPayout.findUniqueOrThrow({ where: { id: p.id } });
+    };
+    const first = await pay();
+    // Its entry refused: neither the payout nor the claim moves.
+    await expect(withEntryRefused(org.id, "claim_payout.paid", () => settleClaimPayout(first.reference, "paid"))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).toMatchObject({ status: "approved" });
+    await settleClaimPayout(first.reference, "paid");
+    await settleClaimPayout(first.reference, "paid"); // again: nothing
+    await settleClaimPayout(first.reference, "reversed", "Paystack reversed it");
+    const second = await pay();
+    await settleClaimPayout(second.reference, "failed", "Account closed");
+    expect(await actions(org.id, "claim_payout.")).toEqual([
+      "claim_payout.requested",
+      "claim_payout.paid",
+      "claim_payout.reversed",
+      "claim_payout.requested",
+      "claim_payout.failed",
+    ]);
+    const payouts = await entries(org.id, "claim_payout.");
+    expect(payouts[1]).toMatchObject({ actorType: "system", resourceType: "claim_payout", resourceId: first.id });
+    expect(payouts[1]!.details).toEqual({
+      claimId: claim.id,
+      reference: first.reference,
+      amount: "30.00",
+      currency: "NGN",
+      bankName: first.bankName,
+      accountNumberLast4: "0001",
+    });
+    expect(payouts[4]).toMatchObject({ actorType: "system", resourceId: second.id });
+    expect(payouts[4]!.details).toMatchObject({ failureReason: "Account closed" });
+    const moves = (await entries(org.id, "claim.status_changed")).slice(2); // after submitted → under_review → approved
+    expect(moves.map((e) => [e.actorType, e.details])).toEqual([
+      ["system", expect.objectContaining({ from: "approved", to: "paid", claimPayoutId: first.id })],
+      ["system", expect.objectContaining({ from: "paid", to: "approved", claimPayoutId: first.id })],
+    ]);
+    expect(
+      JSON.stringify((await entries(org.id)).filter((e) => e.action.startsWith("claim")).map((e) => e.details)),
+    ).not.toContain("3000000001");
+
+    const refund = await refundPayment(actor, reference, RefundPaymentInput.parse({ amount: 10 }));
+    await expect(withEntryRefused(org.id, "refund.processed", () => settleRefund(refund.id, "processed"))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({ status: "pending" });
+    await settleRefund(refund.id, "processed");
+    await settleRefund(refund.id, "failed", "too late"); // settled already: nothing
+    const other = await refundPayment(actor, reference, RefundPaymentInput.parse({ amount: 5 }));
+    await settleRefund(other.id, "failed", "The bank refused it");
+    expect(await actions(org.id, "refund.")).toEqual(["refund.created", "refund.processed", "refund.created", "refund.failed"]);
+    const refunds = await entries(org.id, "refund.");
+    expect(refunds[1]).toMatchObject({ actorType: "system", resourceId: refund.id });
+    expect(refunds[1]!.details).toEqual({ paymentReference: reference, amount: "10.00", currency: "NGN" });
+    expect(refunds[3]).toMatchObject({ actorType: "system", resourceId: other.id });
+    expect(refunds[3]!.details).toMatchObject({ amount: "5.00", failureReason: "The bank refused it" });
+  });
 });
