@@ -9,9 +9,12 @@ import { ListAuditLogsQuery } from "@/lib/schemas/audit";
 import { CreateApiKeyInput } from "@/lib/schemas/api-keys";
 import { createApiKey, revokeApiKey } from "@/server/api-keys/service";
 import { db } from "@/server/db/client";
+import { env } from "@/server/env";
+import { JOBS } from "@/server/jobs/kinds";
 import { updateMemberRole } from "@/server/team/members";
 import { addMember, codeOf, ownerWithOrganization } from "@/test/fixtures";
 import { audit, withAuditContext } from "./record";
+import { auditRetentionJob, pruneAuditLog } from "./retention";
 import { listAuditLogs } from "./service";
 
 const list = (actor: Parameters<typeof listAuditLogs>[0], q: Record<string, unknown> = {}) =>
@@ -87,5 +90,61 @@ describe("audit log", () => {
       Array.from({ length: 50 }, (_, i) => db.$transaction((tx) => audit(tx, org.id, { action: "test.concurrent", resourceType: "test", resourceId: String(i) }))),
     );
     expect(await db.auditLog.count({ where: { organizationId: org.id, action: "test.concurrent" } })).toBe(50);
+  });
+
+  it("retention: the daily job prunes entries older than AUDIT_RETENTION_DAYS and keeps the rest; UPDATE and DELETE stay refused", async () => {
+    const { org } = await ownerWithOrganization();
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    // Backdated entries can only be inserted so (an entry is never updated).
+    const write = (action: string, createdAt: Date) =>
+      db.auditLog.create({
+        data: {
+          organizationId: org.id,
+          actorType: "system",
+          actorId: "system",
+          actorLabel: "Coverdesk",
+          action,
+          resourceType: "test",
+          createdAt,
+        },
+      });
+    const left = async () =>
+      (
+        await db.auditLog.findMany({ where: { organizationId: org.id, resourceType: "test" }, orderBy: { createdAt: "asc" } })
+      ).map((e) => e.action);
+    await write("test.ancient", daysAgo(3000));
+    await write("test.old", daysAgo(731));
+    await write("test.kept", daysAgo(729));
+    await write("test.recent", now);
+
+    expect(env.AUDIT_RETENTION_DAYS).toBe(730); // the default
+    expect(await pruneAuditLog(now)).toBeGreaterThanOrEqual(2);
+    expect(await left()).toEqual(["test.kept", "test.recent"]);
+    expect(await db.auditLog.count({ where: { organizationId: org.id, action: "organization.created" } })).toBe(1);
+    // A shorter retention takes the 729-day-old entry too; nothing newer.
+    expect(await pruneAuditLog(now, 30)).toBeGreaterThanOrEqual(1);
+    expect(await left()).toEqual(["test.recent"]);
+
+    // The job: declared with the others, run once a day, doing the same.
+    expect(JOBS).toContain(auditRetentionJob);
+    expect(auditRetentionJob).toMatchObject({ type: "pass", kind: "audit.retention", everyMs: 86_400_000 });
+    await write("test.old_again", daysAgo(800));
+    expect(await auditRetentionJob.run()).toBeGreaterThanOrEqual(1);
+    expect(await left()).toEqual(["test.recent"]);
+
+    // Pruning opens no door: after it, even in its own transaction, UPDATE and DELETE are refused.
+    const kept = await db.auditLog.findFirstOrThrow({ where: { organizationId: org.id, action: "test.recent" } });
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT prune_audit_log('2000-01-01')`;
+        await tx.$executeRaw`DELETE FROM audit_log WHERE id = ${kept.id}`;
+      }),
+    ).rejects.toThrow(/append-only/);
+    await expect(db.$executeRaw`UPDATE audit_log SET "createdAt" = '2000-01-01' WHERE id = ${kept.id}`).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(db.$executeRaw`DELETE FROM audit_log WHERE id = ${kept.id}`).rejects.toThrow(/append-only/);
+    expect(await left()).toEqual(["test.recent"]);
   });
 });
