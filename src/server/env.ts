@@ -167,6 +167,8 @@ const schema = z.object({
   // made through another instance show within this; this instance forgets at once). 0: no cache.
   API_KEY_CACHE_MS: int(5_000, 0, 60_000),
   API_MAX_BODY_BYTES: int(1024 * 1024, 1024, 100 * 1024 * 1024),
+  /** How long audit log entries are kept (days, at least 30): older ones are pruned once a day by the job runner. */
+  AUDIT_RETENTION_DAYS: int(730, 30, 36_500),
   // Tests only: check every REST answer against its declared response schema (500 on a mismatch).
   VALIDATE_RESPONSES: bool(false),
 });

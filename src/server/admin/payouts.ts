@@ -7,6 +7,7 @@
 import { M } from "@/lib/messages";
 import type { Prisma } from "@/generated/prisma/client";
 import { displayMoney, formatMinor } from "@/lib/money";
+import { auditAs, userAuditor } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { recordEvent } from "@/server/events/record";
@@ -109,6 +110,20 @@ export async function retryPayout(admin: PlatformAdmin, id: string): Promise<Pay
       });
       const { organization: _o, bankAccount: _b, ...withdrawal } = updated;
       await recordEvent(tx, row.organizationId, "withdrawal.requested", { ...toWithdrawal(withdrawal), retried: true });
+      // In the business's log, by the platform admin who sent it again (whatever the request's context says).
+      await auditAs(tx, row.organizationId, await userAuditor(tx, admin.userId), {
+        action: "withdrawal.retried",
+        resourceType: "withdrawal",
+        resourceId: row.id,
+        details: {
+          reference,
+          previousReference: row.reference,
+          amount: formatMinor(row.amountMinor, row.currency),
+          currency: row.currency,
+          bankName: row.bankAccount.bankName,
+          accountNumberLast4: row.bankAccount.accountNumberLast4,
+        },
+      });
       return toPayoutItem(updated);
     },
     { maxWait: 15_000, timeout: 30_000 },

@@ -25,8 +25,11 @@ const context = new AsyncLocalStorage<AuditWho>();
 /** Runs `fn` with `who` as the author of every entry it writes. */
 export const withAuditContext = <T>(who: AuditWho, fn: () => Promise<T>): Promise<T> => context.run(who, fn);
 
+/** Coverdesk itself: a job, a provider's report (a webhook), a settlement. */
+export const SYSTEM_AUDITOR: AuditWho = { actorType: "system", actorId: "system", actorLabel: "Coverdesk" };
+
 /** The author of entries written now. */
-export const currentAuditor = (): AuditWho => context.getStore() ?? { actorType: "system", actorId: "system", actorLabel: "Coverdesk" };
+export const currentAuditor = (): AuditWho => context.getStore() ?? SYSTEM_AUDITOR;
 
 /** Who an Actor is in the log: the key when a key acted (its creator is on the key), else the user. */
 export function auditorOf(
@@ -66,4 +69,31 @@ export async function audit(tx: Tx, organizationId: string, entry: AuditEntry): 
       requestId: who.requestId ?? null,
     },
   });
+}
+
+/**
+ * Writes one entry authored by `who` whatever the request's context says (a
+ * settlement is the system's even when a key's request set it off); the
+ * request's id is kept, to trace what set it off.
+ */
+export async function auditAs(tx: Tx, organizationId: string, who: AuditWho, entry: AuditEntry): Promise<void> {
+  const requestId = context.getStore()?.requestId ?? null;
+  await context.run({ requestId, ...who }, () => audit(tx, organizationId, entry));
+}
+
+/** Writes one entry authored by the system (a job, a provider's report), in the caller's transaction. */
+export const auditAsSystem = (tx: Tx, organizationId: string, entry: AuditEntry): Promise<void> =>
+  auditAs(tx, organizationId, SYSTEM_AUDITOR, entry);
+
+/**
+ * The user `userId` as an author: the request's context when it is that user
+ * (with its address), else the user by their email — for what a user does that
+ * may run outside their request (the organization made at sign-up, a platform
+ * admin's act).
+ */
+export async function userAuditor(tx: Tx, userId: string): Promise<AuditWho> {
+  const current = context.getStore();
+  if (current?.actorType === "user" && current.actorId === userId) return current;
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+  return { actorType: "user", actorId: userId, actorLabel: user?.email ?? userId, requestId: current?.requestId ?? null };
 }

@@ -7,8 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PayClaimInput } from "@/lib/schemas/claim-payouts";
 import { CreateClaimInput, UpdateClaimStatusInput } from "@/lib/schemas/claims";
 import { CancelCoverageInput } from "@/lib/schemas/coverages";
-import { NotificationTemplateInput } from "@/lib/schemas/notifications";
+import { UpdateCertificateInput, UploadCertificateInput, UploadReceiptSampleInput } from "@/lib/schemas/documents";
+import { NotificationTemplateInput, PortalContactInput } from "@/lib/schemas/notifications";
 import { CreatePaymentLinkInput, UpdatePaymentLinkInput } from "@/lib/schemas/payment-links";
+import { CheckoutInput, InitializePaymentInput } from "@/lib/schemas/payments";
 import { CreatePolicyInput, UpdatePolicyInput } from "@/lib/schemas/policies";
 import { PortalClaimInput } from "@/lib/schemas/portal";
 import { RefundPaymentInput } from "@/lib/schemas/refunds";
@@ -16,20 +18,32 @@ import { UpdateSettingsInput, UploadLogoInput } from "@/lib/schemas/settings";
 import { InviteMemberInput } from "@/lib/schemas/team";
 import { CreateWebhookInput } from "@/lib/schemas/webhooks";
 import { WithdrawInput } from "@/lib/schemas/withdrawals";
-import { approveKyb as adminApproveKyb } from "@/server/admin/service";
+import { retryPayout } from "@/server/admin/payouts";
+import { approveKyb as adminApproveKyb, requirePlatformAdmin } from "@/server/admin/service";
 import { removeBankAccount, setDefaultBankAccount, verifyBankAccount } from "@/server/bank-accounts/service";
 import { payClaim } from "@/server/claim-payouts/service";
+import { settleClaimPayout } from "@/server/claim-payouts/settle";
 import { addClaimAttachments } from "@/server/claims/attachments";
 import { submitClaim, updateClaimStatus } from "@/server/claims/service";
 import { cancelCoverage } from "@/server/coverages/cancel";
 import { connectDatabase, db } from "@/server/db/client";
+import {
+  deleteCertificate,
+  deleteReceiptSample,
+  setCertificateActive,
+  uploadCertificate,
+  uploadReceiptSample,
+} from "@/server/documents/service";
 import { submitKyb } from "@/server/kyb/service";
-import { resetTemplate, updateTemplate } from "@/server/notices/service";
-import { updateOrganization } from "@/server/organizations/service";
+import { resetTemplate, setPortalContact, updateTemplate } from "@/server/notices/service";
+import { createOrganization, updateOrganization } from "@/server/organizations/service";
 import { createPaymentLink, updatePaymentLink } from "@/server/payment-links/service";
+import { payWithCard, retryPayment, SANDBOX_CARDS } from "@/server/payments/checkout";
+import { initializePayment } from "@/server/payments/service";
 import { createPolicy, setPolicyStatus, updatePolicy } from "@/server/policies/service";
 import { filePortalClaim } from "@/server/portal/service";
 import { refundPayment } from "@/server/refunds/service";
+import { settleRefund } from "@/server/refunds/settle";
 import { setAutoRenew } from "@/server/renewals/service";
 import { removeLogo, setLogo, updateSettings } from "@/server/settings/service";
 import { acceptInvitation, cancelInvitation, inviteMember, resendInvitation } from "@/server/team/invitations";
@@ -37,9 +51,10 @@ import { updateMemberRole } from "@/server/team/members";
 import { hashInvitationToken, newInvitationToken } from "@/server/team/tokens";
 import { createWebhook, deleteWebhook, setWebhookStatus } from "@/server/webhooks/service";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
+import { settleWithdrawal } from "@/server/payouts/settle";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { addMember, createUser, ownerWithOrganization, refusal, unique } from "@/test/fixtures";
-import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { approveKyb, bankAccount, card, receivePayment } from "@/test/money";
 import { kybUploads, PDF_BYTES, upload } from "@/test/uploads";
 import { withAuditContext, type AuditWho } from "./record";
 
@@ -123,8 +138,9 @@ describe("the audit log of each area", () => {
     expect(added).toMatchObject({ actorType: "user", actorId: user.id, resourceType: "bank_account", resourceId: first.id });
     expect(added!.details).toMatchObject({ accountNumberLast4: first.accountNumberLast4 });
     // Never the full number: only its last 4 digits.
-    // No full account number in what was recorded (ids and times may hold any digits: only the details are read).
-    expect(JSON.stringify((await entries(org.id)).map((e) => e.details))).not.toMatch(/\d{10}/);
+    // No full account number in what was recorded (ids and times may hold any digits: only the details are read;
+    // the bank accounts' own — organization.created holds a name and an email with random hex in them).
+    expect(JSON.stringify((await entries(org.id, "bank_account.")).map((e) => e.details))).not.toMatch(/\d{10}/);
   });
 
   it("withdrawals: requested; none over the balance", async () => {
@@ -374,5 +390,369 @@ describe("the audit log of each area", () => {
     const owner = await db.member.findFirstOrThrow({ where: { organizationId: org.id, role: "OWNER" } });
     await refusal(withAuditContext(asUser(user), () => updateMemberRole(actor, owner.id, "MEMBER")));
     expect(await actions(org.id, "member.")).toEqual([]);
+  });
+});
+
+/**
+ * Runs `fn` while the database refuses the entries that match `condition` (on
+ * NEW; a trigger, dropped after): a change written in its entry's transaction
+ * must then roll back whole.
+ */
+async function whileRefused<T>(condition: string, fn: () => Promise<T>): Promise<T> {
+  const name = `audit_refused_${unique()}`;
+  await db.$executeRawUnsafe(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF ${condition} THEN RAISE EXCEPTION 'entry refused by the test'; END IF;
+      RETURN NEW;
+    END $$`);
+  await db.$executeRawUnsafe(`CREATE TRIGGER ${name} BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+  try {
+    return await fn();
+  } finally {
+    await db.$executeRawUnsafe(`DROP TRIGGER ${name} ON audit_log`);
+    await db.$executeRawUnsafe(`DROP FUNCTION ${name}()`);
+  }
+}
+
+/** Runs `fn` while the organization's `action` entries are refused (ids and actions are plain words: no quoting needed). */
+const withEntryRefused = <T>(organizationId: string, action: string, fn: () => Promise<T>) =>
+  whileRefused(`NEW."organizationId" = '${organizationId}' AND NEW.action = '${action}'`, fn);
+
+const aKey = (): AuditWho => ({
+  actorType: "api_key",
+  actorId: `key_${unique()}`,
+  actorLabel: "CI (sk_live_ab…)",
+  requestId: `req_${unique()}`,
+});
+
+describe("the audit log of documents, customers, payments, the organization and what the system finishes", () => {
+  it("organization: created by the user in the dashboard, by a key over the API; none when it is not made", async () => {
+    const user = await createUser();
+    const inDashboard = await withAuditContext(asUser(user), () =>
+      createOrganization(user.id, { name: `Dash ${unique()}`, email: user.email }),
+    );
+    const key = aKey();
+    const overApi = await withAuditContext(key, () =>
+      createOrganization(user.id, { name: `Api ${unique()}`, email: user.email }),
+    );
+    const [dash] = await entries(inDashboard.id, "organization.created");
+    expect(dash).toMatchObject({
+      actorType: "user",
+      actorId: user.id,
+      ipAddress: "203.0.113.9",
+      resourceType: "organization",
+      resourceId: inDashboard.id,
+    });
+    expect(dash!.details).toEqual({ name: inDashboard.name, email: user.email, currency: "NGN", owner: user.id });
+    expect(await entries(overApi.id, "organization.created")).toMatchObject([
+      { actorType: "api_key", actorId: key.actorId, requestId: key.requestId },
+    ]);
+    // Its entry refused: no organization either (the same transaction).
+    const name = `Refused ${unique()}`;
+    await expect(
+      whileRefused(`NEW.action = 'organization.created' AND NEW.details->>'name' = '${name}'`, () =>
+        withAuditContext(asUser(user), () => createOrganization(user.id, { name, email: user.email })),
+      ),
+    ).rejects.toThrow(/entry refused by the test/);
+    expect(await db.organization.count({ where: { name } })).toBe(0);
+  });
+
+  it("certificates and receipt samples: uploaded, deactivated, activated, deleted (by a key); none for no change, a member or an unknown id", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const { actor: member } = await addMember(org.id, "MEMBER");
+    const key = aKey();
+    const as = <T>(fn: () => Promise<T>) => withAuditContext(key, fn);
+    const certificateInput = UploadCertificateInput.parse({
+      file: upload("file", PDF_BYTES(), "licence.pdf"),
+      name: "NAICOM operating licence 2026",
+      type: "insurance licence",
+    });
+    await refusal(as(() => uploadCertificate(member, certificateInput)));
+    const cert = await as(() => uploadCertificate(actor, certificateInput));
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: true }))); // already active
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: false })));
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: false }))); // no change
+    await as(() => setCertificateActive(actor, cert.id, UpdateCertificateInput.parse({ isActive: true })));
+    // The entry refused: the certificate stays (its row and its file).
+    await expect(
+      withEntryRefused(org.id, "certificate.deleted", () => as(() => deleteCertificate(actor, cert.id))),
+    ).rejects.toThrow(/entry refused by the test/);
+    expect(await db.certificate.count({ where: { id: cert.id } })).toBe(1);
+    await as(() => deleteCertificate(actor, cert.id));
+    await refusal(as(() => deleteCertificate(actor, cert.id))); // gone: 404
+    expect(await actions(org.id, "certificate.")).toEqual([
+      "certificate.uploaded",
+      "certificate.deactivated",
+      "certificate.activated",
+      "certificate.deleted",
+    ]);
+    const [uploaded] = await entries(org.id, "certificate.uploaded");
+    expect(uploaded).toMatchObject({
+      actorType: "api_key",
+      actorId: key.actorId,
+      resourceType: "certificate",
+      resourceId: cert.id,
+    });
+    expect(uploaded!.details).toEqual({
+      name: "NAICOM operating licence 2026",
+      type: "insurance licence",
+      fileName: "licence.pdf",
+      contentType: "application/pdf",
+      size: PDF_BYTES().byteLength,
+    });
+
+    const sample = await as(() =>
+      uploadReceiptSample(
+        actor,
+        UploadReceiptSampleInput.parse({ file: upload("file", PDF_BYTES(), "receipt.pdf"), name: "Standard receipt" }),
+      ),
+    );
+    await as(() => deleteReceiptSample(actor, sample.id));
+    expect(await entries(org.id, "receipt_sample.")).toMatchObject([
+      {
+        action: "receipt_sample.uploaded",
+        actorType: "api_key",
+        resourceId: sample.id,
+        details: { name: "Standard receipt", fileName: "receipt.pdf" },
+      },
+      { action: "receipt_sample.deleted", actorType: "api_key", resourceId: sample.id },
+    ]);
+    // Where a file is stored is never recorded.
+    const stored = JSON.stringify((await entries(org.id)).map((e) => e.details));
+    expect(stored).not.toMatch(/storageKey|\/files\//);
+  });
+
+  it("customers: the policyholder's phone and SMS choice on the portal, with what changed; none for no change or a refused number", async () => {
+    const { org } = await ownerWithOrganization();
+    const email = `holder-${unique()}@example.test`;
+    const holder = { organizationId: org.id, email };
+    const who: AuditWho = { actorType: "policyholder", actorId: email, actorLabel: email, ipAddress: "198.51.100.4" };
+    const set = (input: Record<string, unknown>) =>
+      withAuditContext(who, () => setPortalContact(holder, PortalContactInput.parse(input)));
+    await set({ phone: "+2348031234567" });
+    await set({ phone: "+2348031234567", smsOptOut: false }); // as it is
+    await refusal(set({ phone: "12" }));
+    await set({ smsOptOut: true });
+    // Its entry refused: the choice is not changed either.
+    await expect(withEntryRefused(org.id, "customer.updated", () => set({ phone: null }))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(
+      await db.customer.findUniqueOrThrow({ where: { organizationId_email: { organizationId: org.id, email } } }),
+    ).toMatchObject({
+      phone: "+2348031234567",
+      smsOptOut: true,
+    });
+    await set({ phone: null });
+    const changes = await entries(org.id, "customer.");
+    const customer = await db.customer.findUniqueOrThrow({ where: { organizationId_email: { organizationId: org.id, email } } });
+    expect(changes.map((e) => e.details)).toEqual([
+      { email, source: "portal", before: { phone: null }, after: { phone: "+2348031234567" } },
+      { email, source: "portal", before: { smsOptOut: false }, after: { smsOptOut: true } },
+      { email, source: "portal", before: { phone: "+2348031234567" }, after: { phone: null } },
+    ]);
+    expect(changes.every((e) => e.action === "customer.updated" && e.actorType === "policyholder" && e.actorId === email)).toBe(
+      true,
+    );
+    expect(changes[0]).toMatchObject({ resourceType: "customer", resourceId: customer.id, ipAddress: "198.51.100.4" });
+  });
+
+  it("payments: created by a key, succeeded and failed by the system (whoever asked), a retry created by the system; none for a refused payment", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const policy = await createPolicy(
+      actor,
+      CreatePolicyInput.parse({ name: "Shop cover", type: "property", duration: "yearly", price: "25.00" }),
+    );
+    const key = aKey();
+    const start = (amount: number) =>
+      withAuditContext(key, () =>
+        initializePayment(
+          actor,
+          InitializePaymentInput.parse({ amount, policyId: policy.id, email: `c-${unique()}@example.test` }),
+        ),
+      );
+    await refusal(start(24));
+    expect(await actions(org.id, "payment.")).toEqual([]);
+    const paid = await start(25);
+    const [created] = await entries(org.id, "payment.created");
+    expect(created).toMatchObject({
+      actorType: "api_key",
+      actorId: key.actorId,
+      resourceType: "payment",
+      resourceId: paid.reference,
+    });
+    expect(created!.details).toMatchObject({
+      reference: paid.reference,
+      amount: "25.00",
+      currency: "NGN",
+      policyId: policy.id,
+      email: paid.email,
+    });
+
+    // Its entry refused: the payment is not settled (no credit, no cover) and can be paid again.
+    await expect(withEntryRefused(org.id, "payment.succeeded", () => payWithCard(paid.reference, card()))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.payment.findUniqueOrThrow({ where: { reference: paid.reference } })).toMatchObject({ status: "pending" });
+    expect(await db.ledgerTransaction.count({ where: { reference: paid.reference } })).toBe(0);
+    // Settled in a key's request (as a verify would): still the system's, the request id kept.
+    await withAuditContext(key, () => payWithCard(paid.reference, card()));
+    const [succeeded] = await entries(org.id, "payment.succeeded");
+    const coverage = await db.coverage.findFirstOrThrow({ where: { organizationId: org.id, customerEmail: paid.email } });
+    expect(succeeded).toMatchObject({
+      actorType: "system",
+      actorId: "system",
+      actorLabel: "Coverdesk",
+      requestId: key.requestId,
+      ipAddress: null,
+    });
+    expect(succeeded!.details).toMatchObject({
+      reference: paid.reference,
+      amount: "25.00",
+      coverageId: coverage.id,
+      coverageAction: "purchased",
+    });
+
+    const declined = await start(25);
+    await refusal(payWithCard(declined.reference, CheckoutInput.parse({ ...card(), cardNumber: SANDBOX_CARDS.declined })));
+    const [failed] = await entries(org.id, "payment.failed");
+    expect(failed).toMatchObject({ actorType: "system", resourceId: declined.reference });
+    expect(failed!.details).toMatchObject({ reference: declined.reference, failureReason: "The card was declined" });
+    const retry = await retryPayment(declined.reference);
+    const retried = (await entries(org.id, "payment.created")).find((e) => e.resourceId === retry.reference);
+    expect(retried).toMatchObject({ actorType: "system" });
+    expect(retried!.details).toMatchObject({ retryOf: declined.reference, amount: "25.00" });
+    expect(await actions(org.id, "payment.")).toEqual([
+      "payment.created",
+      "payment.succeeded",
+      "payment.created",
+      "payment.failed",
+      "payment.created",
+    ]);
+  });
+
+  it("withdrawals: paid, failed and reversed by the system, sent again by the platform admin; none for a second settlement", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    await receivePayment(actor, "100.00");
+    await approveKyb(actor);
+    const account = await bankAccount(actor);
+    const withdraw = async (amount: number) => {
+      const w = await requestWithdrawal(actor, WithdrawInput.parse({ amount, bankAccountId: account.id }));
+      return db.withdrawal.findUniqueOrThrow({ where: { id: w.id } });
+    };
+    const key = aKey();
+    const first = await withdraw(10);
+    // Its entry refused: the withdrawal stays pending.
+    await expect(withEntryRefused(org.id, "withdrawal.paid", () => settleWithdrawal(first.reference, "paid"))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.withdrawal.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({ status: "pending" });
+    await withAuditContext(key, () => settleWithdrawal(first.reference, "paid"));
+    await settleWithdrawal(first.reference, "paid"); // again: nothing
+    await settleWithdrawal(first.reference, "reversed", "Paystack reversed it");
+    const second = await withdraw(5);
+    await settleWithdrawal(second.reference, "failed", "Account closed");
+    await settleWithdrawal(second.reference, "failed", "Account closed"); // again: nothing
+
+    const admin = await createUser("Platform Admin");
+    await db.user.update({ where: { id: admin.id }, data: { platformAdmin: true } });
+    await retryPayout(await requirePlatformAdmin(admin.id), second.id);
+    expect(await actions(org.id, "withdrawal.")).toEqual([
+      "withdrawal.requested",
+      "withdrawal.paid",
+      "withdrawal.reversed",
+      "withdrawal.requested",
+      "withdrawal.failed",
+      "withdrawal.retried",
+    ]);
+    const done = await entries(org.id, "withdrawal.");
+    expect(done.slice(1, 3).every((e) => e.actorType === "system" && e.resourceId === first.id)).toBe(true);
+    expect(done[1]).toMatchObject({ requestId: key.requestId });
+    expect(done[1]!.details).toEqual({ reference: first.reference, amount: "10.00", currency: "NGN" });
+    expect(done[4]).toMatchObject({ actorType: "system", resourceId: second.id });
+    expect(done[4]!.details).toMatchObject({
+      amount: "5.00",
+      failureReason: "Account closed",
+      accountNumberLast4: account.accountNumberLast4,
+    });
+    expect(done[5]).toMatchObject({ actorType: "user", actorId: admin.id, actorLabel: admin.email, resourceId: second.id });
+    expect(done[5]!.details).toMatchObject({ previousReference: second.reference, amount: "5.00" });
+    // Of the account: its id and last 4 digits, never its number.
+    const accountFields = done.flatMap((e) => Object.keys(e.details as object).filter((k) => /account/i.test(k)));
+    expect(new Set(accountFields)).toEqual(new Set(["bankAccountId", "accountNumberLast4"]));
+  });
+
+  it("claim payouts and refunds: paid, reversed, failed and processed by the system, with the claim's moves; none for a second settlement", async () => {
+    const { actor, org, user } = await ownerWithOrganization();
+    const reference = await receivePayment(actor, "100.00");
+    await receivePayment(actor, "100.00");
+    await approveKyb(actor);
+    const policy = await db.policy.findFirstOrThrow({ where: { organizationId: org.id } });
+    const claim = await submitClaim(
+      actor,
+      CreateClaimInput.parse({ policyId: policy.id, type: "theft", description: "Till stolen", amount: 30 }),
+    );
+    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "under_review" }));
+    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "approved" }));
+    const pay = async () => {
+      const p = await withAuditContext(asUser(user), () =>
+        payClaim(actor, claim.id, PayClaimInput.parse({ accountNumber: "3000000001", bankCode: "058" })),
+      );
+      return db.claimPayout.findUniqueOrThrow({ where: { id: p.id } });
+    };
+    const first = await pay();
+    // Its entry refused: neither the payout nor the claim moves.
+    await expect(withEntryRefused(org.id, "claim_payout.paid", () => settleClaimPayout(first.reference, "paid"))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.claim.findUniqueOrThrow({ where: { id: claim.id } })).toMatchObject({ status: "approved" });
+    await settleClaimPayout(first.reference, "paid");
+    await settleClaimPayout(first.reference, "paid"); // again: nothing
+    await settleClaimPayout(first.reference, "reversed", "Paystack reversed it");
+    const second = await pay();
+    await settleClaimPayout(second.reference, "failed", "Account closed");
+    expect(await actions(org.id, "claim_payout.")).toEqual([
+      "claim_payout.requested",
+      "claim_payout.paid",
+      "claim_payout.reversed",
+      "claim_payout.requested",
+      "claim_payout.failed",
+    ]);
+    const payouts = await entries(org.id, "claim_payout.");
+    expect(payouts[1]).toMatchObject({ actorType: "system", resourceType: "claim_payout", resourceId: first.id });
+    expect(payouts[1]!.details).toEqual({
+      claimId: claim.id,
+      reference: first.reference,
+      amount: "30.00",
+      currency: "NGN",
+      bankName: first.bankName,
+      accountNumberLast4: "0001",
+    });
+    expect(payouts[4]).toMatchObject({ actorType: "system", resourceId: second.id });
+    expect(payouts[4]!.details).toMatchObject({ failureReason: "Account closed" });
+    const moves = (await entries(org.id, "claim.status_changed")).slice(2); // after submitted → under_review → approved
+    expect(moves.map((e) => [e.actorType, e.details])).toEqual([
+      ["system", expect.objectContaining({ from: "approved", to: "paid", claimPayoutId: first.id })],
+      ["system", expect.objectContaining({ from: "paid", to: "approved", claimPayoutId: first.id })],
+    ]);
+    expect(
+      JSON.stringify((await entries(org.id)).filter((e) => e.action.startsWith("claim")).map((e) => e.details)),
+    ).not.toContain("3000000001");
+
+    const refund = await refundPayment(actor, reference, RefundPaymentInput.parse({ amount: 10 }));
+    await expect(withEntryRefused(org.id, "refund.processed", () => settleRefund(refund.id, "processed"))).rejects.toThrow(
+      /entry refused by the test/,
+    );
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refund.id } })).toMatchObject({ status: "pending" });
+    await settleRefund(refund.id, "processed");
+    await settleRefund(refund.id, "failed", "too late"); // settled already: nothing
+    const other = await refundPayment(actor, reference, RefundPaymentInput.parse({ amount: 5 }));
+    await settleRefund(other.id, "failed", "The bank refused it");
+    expect(await actions(org.id, "refund.")).toEqual(["refund.created", "refund.processed", "refund.created", "refund.failed"]);
+    const refunds = await entries(org.id, "refund.");
+    expect(refunds[1]).toMatchObject({ actorType: "system", resourceId: refund.id });
+    expect(refunds[1]!.details).toEqual({ paymentReference: reference, amount: "10.00", currency: "NGN" });
+    expect(refunds[3]).toMatchObject({ actorType: "system", resourceId: other.id });
+    expect(refunds[3]!.details).toMatchObject({ amount: "5.00", failureReason: "The bank refused it" });
   });
 });

@@ -7,6 +7,8 @@
 // Only a pending or processing payout settles (a reversal also from paid); a
 // second settlement finds it settled and does nothing.
 import type { ClaimPayout as PayoutRow } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { auditAsSystem } from "@/server/audit/record";
 import { recordClaimMove, toClaim } from "@/server/claims/service";
 import { db, type Tx } from "@/server/db/client";
 import { recordEvent } from "@/server/events/record";
@@ -25,8 +27,26 @@ async function moveClaim(tx: Tx, payout: PayoutRow, from: "approved" | "paid", t
       history: { create: { organizationId: payout.organizationId, fromStatus: from, toStatus: to, note } },
     },
   });
-  await recordClaimMove(tx, payout.organizationId, toClaim(updated), from);
+  const moved = toClaim(updated);
+  await recordClaimMove(tx, payout.organizationId, moved, from);
+  // Moved by the payout's outcome (the provider's webhook, the payout job): the system's.
+  await auditAsSystem(tx, payout.organizationId, {
+    action: "claim.status_changed",
+    resourceType: "claim",
+    resourceId: moved.id,
+    details: { from, to, approvedAmount: moved.approvedAmount, currency: moved.currency, note, claimPayoutId: payout.id },
+  });
 }
+
+/** What the audit log keeps of a settled payout (the account's last 4 digits only). */
+const payoutDetails = (row: PayoutRow) => ({
+  claimId: row.claimId,
+  reference: row.reference,
+  amount: formatMinor(row.amountMinor, row.currency),
+  currency: row.currency,
+  bankName: row.bankName,
+  accountNumberLast4: row.accountNumberLast4,
+});
 
 /** The payout as settled (or as it already was), null when no claim payout has this reference. */
 export async function settleClaimPayout(
@@ -47,6 +67,12 @@ export async function settleClaimPayout(
         where: { id: locked.id },
         data: { status: "paid", paidAt: now, completedAt: now, lockedUntil: null },
       });
+      await auditAsSystem(tx, row.organizationId, {
+        action: "claim_payout.paid",
+        resourceType: "claim_payout",
+        resourceId: row.id,
+        details: payoutDetails(row),
+      });
       await moveClaim(tx, row, "approved", "paid", `Paid to ${row.accountName}, ${row.bankName} ••••${row.accountNumberLast4}`);
       return row;
     }
@@ -66,6 +92,12 @@ export async function settleClaimPayout(
         description: `Claim payout to ${row.accountName}, ${row.bankName} ••••${row.accountNumberLast4} failed: ${failureReason}`,
         createdAt: now,
       },
+    });
+    await auditAsSystem(tx, row.organizationId, {
+      action: locked.status === "paid" ? "claim_payout.reversed" : "claim_payout.failed",
+      resourceType: "claim_payout",
+      resourceId: row.id,
+      details: { ...payoutDetails(row), failureReason },
     });
     if (locked.status === "paid") await moveClaim(tx, row, "paid", "approved", `The payout was reversed: ${failureReason}`);
     await recordEvent(tx, row.organizationId, "claim_payout.failed", toClaimPayout(row), row.claimId);

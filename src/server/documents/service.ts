@@ -3,6 +3,7 @@
 // and deleting need an admin; any member or key may read.
 import type { Certificate as CertificateRow, ReceiptSample as ReceiptSampleRow, StoredFile } from "@/generated/prisma/client";
 import { assertCan, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { notFound } from "@/server/errors";
 import { fileUrl, removeFileBytes, withStoredFiles } from "@/server/files/service";
@@ -14,6 +15,9 @@ import type {
   UploadCertificateInput,
   UploadReceiptSampleInput,
 } from "@/lib/schemas/documents";
+
+/** What the audit log keeps of a stored file (never its bytes or storage key). */
+const fileDetails = (file: StoredFile) => ({ fileName: file.fileName, contentType: file.contentType, size: file.size });
 
 const fileFields = (file: StoredFile) => ({
   fileName: file.fileName,
@@ -46,6 +50,12 @@ export async function uploadCertificate(actor: Actor, input: UploadCertificateIn
       data: { organizationId: actor.organizationId, fileId: file!.id, name: input.name, type: input.type },
       include: { file: true },
     });
+    await audit(tx, actor.organizationId, {
+      action: "certificate.uploaded",
+      resourceType: "certificate",
+      resourceId: row.id,
+      details: { name: row.name, type: row.type, ...fileDetails(row.file) },
+    });
     return toCertificate(row);
   });
 }
@@ -63,18 +73,28 @@ export async function listCertificates(actor: Actor, page: PageQuery): Promise<P
 
 export async function setCertificateActive(actor: Actor, id: string, input: UpdateCertificateInput): Promise<CertificateView> {
   assertCan(actor, "admin");
-  const { count } = await db.certificate.updateMany({
-    where: { id, organizationId: actor.organizationId },
-    data: { isActive: input.isActive },
+  return db.$transaction(async (tx) => {
+    // Only a certificate not already so is changed (and recorded): of two concurrent
+    // requests for the same state, one changes it and the other finds nothing to do.
+    const { count } = await tx.certificate.updateMany({
+      where: { id, organizationId: actor.organizationId, isActive: !input.isActive },
+      data: { isActive: input.isActive },
+    });
+    // Deleted meanwhile (a concurrent DELETE): 404, like an id that never existed.
+    const row = await tx.certificate.findFirst({
+      where: { id, organizationId: actor.organizationId },
+      include: { file: true },
+    });
+    if (!row) throw notFound("Certificate");
+    if (count > 0)
+      await audit(tx, actor.organizationId, {
+        action: input.isActive ? "certificate.activated" : "certificate.deactivated",
+        resourceType: "certificate",
+        resourceId: row.id,
+        details: { name: row.name, type: row.type },
+      });
+    return toCertificate(row);
   });
-  if (count === 0) throw notFound("Certificate");
-  // Deleted meanwhile (a concurrent DELETE): 404, like an id that never existed.
-  const row = await db.certificate.findFirst({
-    where: { id, organizationId: actor.organizationId },
-    include: { file: true },
-  });
-  if (!row) throw notFound("Certificate");
-  return toCertificate(row);
 }
 
 export async function deleteCertificate(actor: Actor, id: string): Promise<void> {
@@ -86,6 +106,12 @@ export async function deleteCertificate(actor: Actor, id: string): Promise<void>
     // it; the others find nothing left to delete and answer 404, never P2025.
     const { count } = await tx.storedFile.deleteMany({ where: { id: row.fileId, organizationId: actor.organizationId } });
     if (count === 0) throw notFound("Certificate");
+    await audit(tx, actor.organizationId, {
+      action: "certificate.deleted",
+      resourceType: "certificate",
+      resourceId: row.id,
+      details: { name: row.name, type: row.type, ...fileDetails(row.file) },
+    });
     return row.file;
   });
   await removeFileBytes([file]);
@@ -97,6 +123,12 @@ export async function uploadReceiptSample(actor: Actor, input: UploadReceiptSamp
     const row = await tx.receiptSample.create({
       data: { organizationId: actor.organizationId, fileId: file!.id, name: input.name },
       include: { file: true },
+    });
+    await audit(tx, actor.organizationId, {
+      action: "receipt_sample.uploaded",
+      resourceType: "receipt_sample",
+      resourceId: row.id,
+      details: { name: row.name, ...fileDetails(row.file) },
     });
     return toReceiptSample(row);
   });
@@ -123,6 +155,12 @@ export async function deleteReceiptSample(actor: Actor, id: string): Promise<voi
     if (!row) throw notFound("Receipt sample");
     const { count } = await tx.storedFile.deleteMany({ where: { id: row.fileId, organizationId: actor.organizationId } });
     if (count === 0) throw notFound("Receipt sample"); // deleted by a concurrent request
+    await audit(tx, actor.organizationId, {
+      action: "receipt_sample.deleted",
+      resourceType: "receipt_sample",
+      resourceId: row.id,
+      details: { name: row.name, ...fileDetails(row.file) },
+    });
     return row.file;
   });
   await removeFileBytes([file]);

@@ -1,5 +1,6 @@
 // The runner's switch: WORKER, with WEBHOOK_WORKER (its old name) still obeyed
-// when WORKER is unset. Each case parses the environment afresh, as a start does.
+// when WORKER is unset; and how long the audit.retention job keeps audit log
+// entries. Each case parses the environment afresh, as a start does.
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const g = globalThis as unknown as { __coverdeskEnv?: unknown };
@@ -39,5 +40,29 @@ describe("WORKER", () => {
   it("a value that is not a yes or no stops the start, naming the variable", async () => {
     await expect(workerSetting({ WORKER: "maybe" })).rejects.toThrow(/WORKER/);
     await expect(workerSetting({ WEBHOOK_WORKER: "maybe" })).rejects.toThrow(/WEBHOOK_WORKER/);
+  });
+});
+
+async function retentionDays(value: string | undefined) {
+  vi.stubEnv("AUDIT_RETENTION_DAYS", value);
+  delete g.__coverdeskEnv;
+  vi.resetModules();
+  const { env } = await import("@/server/env");
+  return env.AUDIT_RETENTION_DAYS;
+}
+
+describe("AUDIT_RETENTION_DAYS", () => {
+  it("keeps audit log entries two years by default, or as many days as given", async () => {
+    expect(await retentionDays(undefined)).toBe(730);
+    expect(await retentionDays("")).toBe(730);
+    expect(await retentionDays("30")).toBe(30);
+    expect(await retentionDays("3650")).toBe(3650);
+  });
+
+  it("fewer than 30 days, or not a whole number, stops the start, naming the variable", async () => {
+    await expect(retentionDays("29")).rejects.toThrow(/AUDIT_RETENTION_DAYS: must be a whole number from 30/);
+    await expect(retentionDays("0")).rejects.toThrow(/AUDIT_RETENTION_DAYS/);
+    await expect(retentionDays("90.5")).rejects.toThrow(/AUDIT_RETENTION_DAYS/);
+    await expect(retentionDays("two years")).rejects.toThrow(/AUDIT_RETENTION_DAYS/);
   });
 });

@@ -8,6 +8,7 @@
 // declaration beside its domain code and one line here; its rows need `id`,
 // `runAt` and `lockedUntil`, and its table an insert trigger (see the
 // job_notify migration) if other instances should start on them at once.
+import { auditRetentionJob } from "@/server/audit/retention";
 import { runCoverageLifecycle } from "@/server/coverages/lifecycle";
 import { sweepOrphanFiles } from "@/server/files/orphans";
 import { sweepExpiredRows } from "@/server/housekeeping";
@@ -62,4 +63,5 @@ export const JOBS: readonly Job[] = [
   renewalJob,
   coverageLifecycleJob,
   sweepJob,
+  auditRetentionJob,
 ];

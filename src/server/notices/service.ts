@@ -151,17 +151,37 @@ export async function portalContact(holder: Holder): Promise<PortalContact> {
   return { phone: row?.phone ?? null, smsOptOut: row?.smsOptOut ?? false };
 }
 
-/** Sets the policyholder's phone (E.164, read in the business's country) and their SMS choice. */
+/**
+ * Sets the policyholder's phone (E.164, read in the business's country) and
+ * their SMS choice; a change is recorded (customer.updated, by the
+ * policyholder) in the same transaction. The row is locked while it is
+ * compared, so concurrent changes each record what they changed.
+ */
 export async function setPortalContact(holder: Holder, input: PortalContactInput): Promise<PortalContact> {
   const org = await db.organization.findUniqueOrThrow({ where: { id: holder.organizationId }, select: { currency: true } });
   const phone =
     input.phone === undefined ? undefined : input.phone === null || input.phone === "" ? null : phoneOf(input.phone, org.currency, "phone");
   const data = { ...(phone !== undefined ? { phone } : {}), ...(input.smsOptOut !== undefined ? { smsOptOut: input.smsOptOut } : {}) };
-  const row = await db.customer.upsert({
-    where: { organizationId_email: { organizationId: holder.organizationId, email: holder.email } },
-    create: { organizationId: holder.organizationId, email: holder.email, ...data },
-    update: data,
-    select: { phone: true, smsOptOut: true },
+  return db.$transaction(async (tx) => {
+    const [before] = await tx.$queryRaw<{ phone: string | null; smsOptOut: boolean }[]>`
+      SELECT phone, "smsOptOut" FROM customer
+      WHERE "organizationId" = ${holder.organizationId} AND email = ${holder.email} FOR UPDATE`;
+    const row = await tx.customer.upsert({
+      where: { organizationId_email: { organizationId: holder.organizationId, email: holder.email } },
+      create: { organizationId: holder.organizationId, email: holder.email, ...data },
+      update: data,
+      select: { id: true, phone: true, smsOptOut: true },
+    });
+    const { id, ...contact } = row;
+    // A policyholder with no row yet had the defaults (no phone, texts wanted).
+    const changes = changesOf(before ?? { phone: null, smsOptOut: false }, contact);
+    if (changed(changes))
+      await audit(tx, holder.organizationId, {
+        action: "customer.updated",
+        resourceType: "customer",
+        resourceId: id,
+        details: { email: holder.email, source: "portal", ...changes },
+      });
+    return contact;
   });
-  return row;
 }

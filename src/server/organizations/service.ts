@@ -7,6 +7,7 @@ import { accountOf, assertCan, type Actor } from "@/server/actor";
 import { changed, changesOf } from "@/server/audit/diff";
 import { audit } from "@/server/audit/record";
 import { AppError, notFound } from "@/server/errors";
+import { auditOrganizationCreated } from "./created-audit";
 import { ensureTestTwin, syncTestTwin } from "./twin";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
 import type { CreateOrganizationInput, Organization, UpdateOrganizationInput } from "@/lib/schemas/organizations";
@@ -91,6 +92,7 @@ export async function createOrganization(userId: string, input: CreateOrganizati
       },
     });
     await ensureTestTwin(org.id, tx);
+    await auditOrganizationCreated(tx, org, userId);
     await tx.user.update({ where: { id: userId }, data: { activeOrganizationId: org.id } });
     return toOrganization(org, "OWNER");
   });

@@ -6,8 +6,9 @@ import { formatMinor } from "@/lib/money";
 import { accentColors } from "@/server/organizations/accent";
 import { brandingOf } from "@/server/organizations/branding";
 import { db } from "@/server/db/client";
+import { auditAsSystem } from "@/server/audit/record";
 import { AppError, notFound } from "@/server/errors";
-import { newReference } from "./dto";
+import { newReference, paymentAuditDetails } from "./dto";
 import { providerOf, sandboxAuthorization, SANDBOX_CARDS } from "./provider";
 import { settleFromProvider } from "./remote";
 import type { CheckoutInput } from "@/lib/schemas/payments";
@@ -161,18 +162,28 @@ export async function retryPayment(reference: string): Promise<{ reference: stri
     email: failed.email,
     callbackUrl: failed.callbackUrl,
   });
-  await db.payment.create({
-    data: {
-      organizationId: failed.organizationId,
-      policyId: failed.policyId,
-      reference: next,
-      email: failed.email,
-      amountMinor: failed.amountMinor,
-      currency: failed.currency,
-      provider: provider.name,
-      authorizationUrl,
-      callbackUrl: failed.callbackUrl,
-    },
+  const old = failed;
+  await db.$transaction(async (tx) => {
+    const created = await tx.payment.create({
+      data: {
+        organizationId: old.organizationId,
+        policyId: old.policyId,
+        reference: next,
+        email: old.email,
+        amountMinor: old.amountMinor,
+        currency: old.currency,
+        provider: provider.name,
+        authorizationUrl,
+        callbackUrl: old.callbackUrl,
+      },
+    });
+    // The customer on the public checkout (no one signed in): the system, naming the payment retried.
+    await auditAsSystem(tx, old.organizationId, {
+      action: "payment.created",
+      resourceType: "payment",
+      resourceId: created.reference,
+      details: { ...paymentAuditDetails(created), retryOf: old.reference },
+    });
   });
   return { reference: next, authorizationUrl };
 }

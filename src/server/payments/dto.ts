@@ -25,3 +25,13 @@ export const toPayment = (row: PaymentRow): Payment => ({
 
 /** Unguessable and URL-safe: the reference is the capability to pay. */
 export const newReference = () => `cdp_${crypto.randomBytes(18).toString("base64url")}`;
+
+/** What the audit log keeps of a payment (its entries: payment.created, payment.succeeded, payment.failed). */
+export const paymentAuditDetails = (row: PaymentRow) => ({
+  reference: row.reference,
+  amount: formatMinor(row.amountMinor, row.currency),
+  currency: row.currency,
+  policyId: row.policyId,
+  email: row.email,
+  paymentLinkId: row.paymentLinkId,
+});

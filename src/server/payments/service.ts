@@ -3,12 +3,13 @@ import { phoneOf } from "@/server/phone";
 import { minorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, isLive, type Actor } from "@/server/actor";
+import { audit } from "@/server/audit/record";
 import { toCoverage } from "@/server/coverages/service";
 import { db } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { findPolicy } from "@/server/policies/service";
-import { toPayment, newReference } from "./dto";
+import { toPayment, newReference, paymentAuditDetails } from "./dto";
 import { providerFor } from "./provider";
 import { settleFromProvider } from "./remote";
 import type { InitializePaymentInput, ListPaymentsQuery, Payment, VerifiedPayment } from "@/lib/schemas/payments";
@@ -52,7 +53,7 @@ export async function initializePayment(
       const [org] = await tx.$queryRaw<{ currency: string }[]>`
         SELECT currency FROM organization WHERE id = ${actor.organizationId} FOR KEY SHARE`;
       if (org!.currency !== currency) return org!.currency;
-      return tx.payment.create({
+      const created = await tx.payment.create({
         data: {
           organizationId: actor.organizationId,
           policyId: policy.id,
@@ -69,6 +70,15 @@ export async function initializePayment(
           autoRenew: input.autoRenew ?? null,
         },
       });
+      // By whoever asked: a key or a user (the API, the dashboard), a policyholder renewing on the portal,
+      // the system for a payment link's visitor (no one signed in).
+      await audit(tx, actor.organizationId, {
+        action: "payment.created",
+        resourceType: "payment",
+        resourceId: created.reference,
+        details: paymentAuditDetails(created),
+      });
+      return created;
     });
     if (typeof row !== "string") return toPayment(row);
     if (attempt === 2) {

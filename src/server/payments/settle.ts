@@ -7,6 +7,7 @@ import crypto from "node:crypto";
 import { createId } from "@paralleldrive/cuid2";
 import { Prisma, type Coverage as CoverageRow, type Payment as PaymentRow, type PolicyDuration } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
+import { auditAsSystem } from "@/server/audit/record";
 import { newCertificateNumber } from "@/server/coverages/certificate-number";
 import { scheduleCoverage } from "@/server/coverages/schedule";
 import { toCoverage } from "@/server/coverages/service";
@@ -18,7 +19,7 @@ import { platformFee } from "@/server/ledger/fees";
 import { logger } from "@/server/logger";
 import { renewalDeclined } from "@/server/renewals/dunning";
 import { setPeriodTerms } from "@/server/renewals/terms";
-import { toPayment } from "./dto";
+import { paymentAuditDetails, toPayment } from "./dto";
 import type { CardAuthorization } from "./provider";
 
 const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
@@ -80,6 +81,13 @@ export async function settlePayment(
       const payment = await tx.payment.update({ where: { id: locked.id }, data: { status: "failed", failureReason, ...named } });
       // Declined, refused by the provider, or expired unpaid: with why.
       await recordEvent(tx, payment.organizationId, "payment.failed", { ...toPayment(payment), failureReason }, reference);
+      // The provider's outcome (a webhook, a verify, the checkout's card, a job): the system's, whoever asked.
+      await auditAsSystem(tx, payment.organizationId, {
+        action: "payment.failed",
+        resourceType: "payment",
+        resourceId: reference,
+        details: { ...paymentAuditDetails(payment), failureReason: failureReason ?? null, renewalAttempt: payment.renewalAttempt },
+      });
       // A declined renewal: the cover is past due, the next try is planned and the policyholder told.
       if (payment.renewalAttempt) await renewalDeclined(tx, payment, now);
       return { payment, coverage: null };
@@ -204,6 +212,18 @@ export async function settlePayment(
         subject: reference,
       },
     ]);
+    await auditAsSystem(tx, payment.organizationId, {
+      action: "payment.succeeded",
+      resourceType: "payment",
+      resourceId: reference,
+      details: {
+        ...paymentAuditDetails(payment),
+        fee: formatMinor(fee, payment.currency),
+        coverageId: coverage.id,
+        coverageAction: payment.coverageAction,
+        renewalAttempt: payment.renewalAttempt,
+      },
+    });
     return { payment, coverage };
   });
 }

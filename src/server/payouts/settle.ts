@@ -3,6 +3,8 @@
 // event. Only a pending or processing withdrawal settles; a second settlement
 // (a redelivered webhook, a second worker) finds it settled and does nothing.
 import type { Withdrawal as WithdrawalRow } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { auditAsSystem } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { recordEvent } from "@/server/events/record";
 import { toWithdrawal } from "@/server/withdrawals/service";
@@ -40,6 +42,13 @@ export async function settleWithdrawal(
         data: { status: "paid", completedAt: now, lockedUntil: null },
       });
       await recordEvent(tx, row.organizationId, "withdrawal.paid", toWithdrawal(row));
+      // The provider's outcome (its webhook, the payout job): the system's.
+      await auditAsSystem(tx, row.organizationId, {
+        action: "withdrawal.paid",
+        resourceType: "withdrawal",
+        resourceId: row.id,
+        details: { reference, amount: formatMinor(row.amountMinor, row.currency), currency: row.currency },
+      });
       return row;
     }
 
@@ -63,6 +72,20 @@ export async function settleWithdrawal(
     });
     const { bankAccount: _bank, ...withdrawal } = row;
     await recordEvent(tx, row.organizationId, "withdrawal.failed", toWithdrawal(withdrawal));
+    // Reversed: the provider took back a transfer it had reported paid; else it failed. The money is back either way.
+    await auditAsSystem(tx, row.organizationId, {
+      action: locked.status === "paid" ? "withdrawal.reversed" : "withdrawal.failed",
+      resourceType: "withdrawal",
+      resourceId: row.id,
+      details: {
+        reference,
+        amount: formatMinor(row.amountMinor, row.currency),
+        currency: row.currency,
+        bankName: row.bankAccount.bankName,
+        accountNumberLast4: row.bankAccount.accountNumberLast4,
+        failureReason,
+      },
+    });
     return withdrawal;
   });
 }

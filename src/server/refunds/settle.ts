@@ -5,6 +5,8 @@
 // refund settles; a second settlement (a redelivered webhook, a second
 // worker) finds it settled and does nothing.
 import type { Refund as RefundRow } from "@/generated/prisma/client";
+import { formatMinor } from "@/lib/money";
+import { auditAsSystem } from "@/server/audit/record";
 import { db } from "@/server/db/client";
 import { recordEvent } from "@/server/events/record";
 import { toRefund, withPaymentReference } from "./service";
@@ -37,6 +39,17 @@ export async function settleRefund(
         include: withPaymentReference,
       });
       await recordEvent(tx, row.organizationId, "payment.refunded", toRefund(row), row.payment.reference);
+      // The provider's outcome (its webhook, the refund job): the system's.
+      await auditAsSystem(tx, row.organizationId, {
+        action: "refund.processed",
+        resourceType: "refund",
+        resourceId: row.id,
+        details: {
+          paymentReference: row.payment.reference,
+          amount: formatMinor(row.amountMinor, row.currency),
+          currency: row.currency,
+        },
+      });
       return row;
     }
 
@@ -60,6 +73,17 @@ export async function settleRefund(
       },
     });
     await recordEvent(tx, row.organizationId, "refund.failed", toRefund(row), row.payment.reference);
+    await auditAsSystem(tx, row.organizationId, {
+      action: "refund.failed",
+      resourceType: "refund",
+      resourceId: row.id,
+      details: {
+        paymentReference: row.payment.reference,
+        amount: formatMinor(row.amountMinor, row.currency),
+        currency: row.currency,
+        failureReason,
+      },
+    });
     return row;
   });
 }
