@@ -43,3 +43,15 @@ export async function addMember(organizationId: string, role: "ADMIN" | "MEMBER"
   const actor: Actor = { organizationId, userId: user.id, role };
   return { user, actor };
 }
+
+/**
+ * The user as a dashboard request knows them: their row and a session signed
+ * in just now (money moves, keys and roles need one from the last 10 minutes).
+ */
+export async function signedInUser(userId: string) {
+  const sessionId = `ses_${unique()}`;
+  await db.session.create({
+    data: { id: sessionId, token: `tok_${unique()}`, userId, expiresAt: new Date(Date.now() + 86_400_000) },
+  });
+  return { ...(await db.user.findUniqueOrThrow({ where: { id: userId } })), sessionId };
+}

@@ -11,7 +11,7 @@ import { problemBody } from "@/server/rest/problem";
 import { unseal } from "@/server/seal";
 import type { Context } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
-import { addMember, ownerWithOrganization, unique } from "@/test/fixtures";
+import { addMember, ownerWithOrganization, signedInUser, unique } from "@/test/fixtures";
 import { AddBankAccountInput, BankAccount, VerifyBankAccountInput } from "@/lib/schemas/bank-accounts";
 import {
   ACCOUNT_NUMBER_PURPOSE,
@@ -193,7 +193,7 @@ describe("verifying", () => {
   it("over tRPC a wrong code is UNPROCESSABLE_CONTENT with data.attemptsRemaining", async () => {
     const { user, org, actor } = await ownerWithOrganization();
     const a = await add(actor);
-    const signedIn = await db.user.findUniqueOrThrow({ where: { id: user.id } });
+    const signedIn = await signedInUser(user.id);
     const ctx: Context = { headers: new Headers(), user: signedIn as NonNullable<Context["user"]> };
     const res = await fetchRequestHandler({
       endpoint: "/api/trpc",

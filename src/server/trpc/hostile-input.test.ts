@@ -5,7 +5,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import superjson from "superjson";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/server/db/client";
-import { ownerWithOrganization } from "@/test/fixtures";
+import { ownerWithOrganization, signedInUser } from "@/test/fixtures";
 import type { Context } from "./init";
 import { appRouter } from "./root";
 
@@ -14,7 +14,7 @@ let organizationId: string;
 
 beforeAll(async () => {
   const { user: created, org } = await ownerWithOrganization();
-  user = (await db.user.findUniqueOrThrow({ where: { id: created.id } })) as NonNullable<Context["user"]>;
+  user = (await signedInUser(created.id)) as NonNullable<Context["user"]>;
   organizationId = org.id;
 });
 

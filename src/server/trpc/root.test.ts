@@ -6,14 +6,14 @@ import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, db } from "@/server/db/client";
-import { addMember, ownerWithOrganization } from "@/test/fixtures";
+import { addMember, ownerWithOrganization, signedInUser } from "@/test/fixtures";
 import { createCallerFactory, type Context } from "./init";
 import { appRouter } from "./root";
 
 /** A caller signed in as a fresh owner, in their organization. */
 async function ownerCaller() {
   const { user, org } = await ownerWithOrganization();
-  const signedIn = await db.user.findUniqueOrThrow({ where: { id: user.id } });
+  const signedIn = await signedInUser(user.id);
   const ctx: Context = { headers: new Headers(), user: signedIn as NonNullable<Context["user"]> };
   return { caller: createCallerFactory(appRouter)(ctx), ctx, org };
 }
