@@ -1,6 +1,7 @@
 // The webhooks page: add an endpoint (a receiver this spec runs on
 // 127.0.0.1), keep its secret, send a test event and find it in the delivery
-// log with its signed request, retry it, disable and enable, delete. And the
+// log with its signed request, retry it, disable and enable, edit it, roll its
+// secret (the next delivery verifies with both), delete. And the
 // same page at phone width, where the delivery log is a card per attempt.
 // Each state is checked at 1280 and 390 px (axe, no sideways scroll) and shot
 // (checkPage). Needs WEBHOOK_ALLOW_PRIVATE_URLS=true on the app.
@@ -132,15 +133,46 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   await expect(row).toContainText("enabled");
   await expect(row).not.toContainText("Disabled by the business");
 
+  // Edit: another address and one event fewer; the secret stays.
+  const rx2 = await startReceiver();
+  receivers.push(rx2);
+  await row.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit webhook endpoint" });
+  await expect(edit.getByLabel("Endpoint URL")).toHaveValue(rx.url);
+  await edit.getByLabel("Endpoint URL").fill(rx2.url);
+  await edit.getByRole("checkbox", { name: "policy.renewed" }).uncheck();
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Endpoint updated")).toBeVisible();
+  const moved = page.getByTestId("webhook-row").filter({ hasText: rx2.url });
+  await expect(moved).toContainText("policy.purchased");
+  await expect(moved).not.toContainText("policy.renewed");
+
+  // Roll the secret with an hour of overlap: the next delivery verifies with the old secret and the new one.
+  await moved.getByRole("button", { name: "Roll secret" }).click();
+  const roll = page.getByRole("dialog", { name: "Roll the signing secret" });
+  await roll.getByLabel("Keep the old secret for").selectOption("1");
+  await checkPage(page, "webhooks-roll-secret", roll.getByLabel("Keep the old secret for"));
+  await roll.getByRole("button", { name: "Roll secret" }).click();
+  const rolled = page.getByTestId("rolled-secret");
+  await expect(rolled).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  const newSecret = (await rolled.textContent())!;
+  expect(newSecret).not.toBe(secret);
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(moved.getByTestId("secret-overlap")).toContainText("The previous secret also signs deliveries until");
+  await moved.getByRole("button", { name: "Send test event" }).click();
+  const [overlapping] = await rx2.waitFor(1);
+  for (const key of [secret, newSecret]) new StandardWebhook(key).verify(overlapping!.body, overlapping!.headers);
+  expect(overlapping!.headers["x-coverdesk-signature"]).toBe(crypto.createHmac("sha256", newSecret).update(overlapping!.body).digest("hex"));
+
   // Delete asks first; cancelling keeps it.
-  await row.getByRole("button", { name: "Delete" }).click();
+  await moved.getByRole("button", { name: "Delete" }).click();
   const confirm = page.getByRole("alertdialog");
   await expect(confirm).toContainText("Delete this endpoint?");
-  await expect(confirm).toContainText(rx.url);
+  await expect(confirm).toContainText(rx2.url);
   await checkPage(page, "webhooks-delete-dialog", confirm);
   await confirm.getByRole("button", { name: "Cancel" }).click();
-  await expect(row).toBeVisible();
-  await row.getByRole("button", { name: "Delete" }).click();
+  await expect(moved).toBeVisible();
+  await moved.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete endpoint" }).click();
   await expect(page.getByText("Webhook deleted")).toBeVisible();
   await expect(page.getByTestId("webhook-row")).toHaveCount(0);

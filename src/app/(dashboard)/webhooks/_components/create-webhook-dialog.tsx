@@ -10,7 +10,8 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input, FormError } from "@/components/ui/field";
 import { EVENT_TYPES } from "@/lib/enums";
-import { CreateWebhookInput, type WebhookWithSecret } from "@/lib/schemas/webhooks";
+import { CreateWebhookInput, type Webhook, type WebhookWithSecret } from "@/lib/schemas/webhooks";
+import { toast } from "@/lib/toast";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
 type Values = z.input<typeof CreateWebhookInput>;
@@ -19,10 +20,13 @@ export function CreateWebhookDialog({
   open,
   onOpenChange,
   onCreated,
+  editing,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onCreated: () => void;
+  /** An endpoint to change (its address and events) instead of a new one. */
+  editing?: Webhook | null;
 }) {
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
   const close = (next: boolean) => {
@@ -33,11 +37,13 @@ export function CreateWebhookDialog({
     <Dialog
       open={open}
       onOpenChange={close}
-      title={created ? "Copy your signing secret" : "Add a webhook endpoint"}
+      title={created ? "Copy your signing secret" : editing ? "Edit webhook endpoint" : "Add a webhook endpoint"}
       description={
         created
           ? "This is the only time it is shown. Use it to verify our signatures."
-          : "We POST each subscribed event to this URL."
+          : editing
+            ? "Its signing secret stays the same."
+            : "We POST each subscribed event to this URL."
       }
     >
       {created ? (
@@ -47,9 +53,11 @@ export function CreateWebhookDialog({
       ) : (
         open && (
           <WebhookForm
+            editing={editing ?? null}
             onCancel={() => close(false)}
             onCreated={(w) => {
-              setCreated(w);
+              if (w) setCreated(w);
+              else close(false);
               onCreated();
             }}
           />
@@ -59,19 +67,35 @@ export function CreateWebhookDialog({
   );
 }
 
-function WebhookForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (w: WebhookWithSecret) => void }) {
+function WebhookForm({
+  editing,
+  onCancel,
+  onCreated,
+}: {
+  editing: Webhook | null;
+  onCancel: () => void;
+  /** The new endpoint with its secret; null after an edit. */
+  onCreated: (w: WebhookWithSecret | null) => void;
+}) {
   const trpc = useTRPC();
   const create = useMutation(trpc.webhooks.create.mutationOptions());
+  const update = useMutation(trpc.webhooks.update.mutationOptions());
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<Values>({
     resolver: zodResolver(CreateWebhookInput),
-    defaultValues: { url: "", events: [...EVENT_TYPES] },
+    defaultValues: editing
+      ? { url: editing.url, events: editing.events as Values["events"] }
+      : { url: "", events: [...EVENT_TYPES] },
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
-      onCreated(await create.mutateAsync(values));
+      if (editing) {
+        await update.mutateAsync({ id: editing.id, data: { url: values.url, events: values.events } });
+        toast.success("Endpoint updated");
+        onCreated(null);
+      } else onCreated(await create.mutateAsync(values));
     } catch (err) {
       const info = errorInfo(err);
       const url = info.fieldErrors.find((e) => e.path === "url");
@@ -130,7 +154,7 @@ function WebhookForm({ onCancel, onCreated }: { onCancel: () => void; onCreated:
           Cancel
         </Button>
         <Button type="submit" loading={isSubmitting}>
-          Add endpoint
+          {editing ? "Save changes" : "Add endpoint"}
         </Button>
       </div>
     </form>

@@ -1,13 +1,14 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { Plus, Send, Webhook as WebhookIcon } from "lucide-react";
+import { KeyRound, Pencil, Plus, Send, Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
 import { lazyDialog } from "@/components/lazy-dialog";
 import { Button } from "@/components/ui/button";
 import { Badge, Card, EmptyState, ErrorState, PageHeader, Skeleton } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
+import { formatDateTime } from "@/lib/format";
 import type { Webhook } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { ReadOnlyNotice, useMe } from "../../_components/me";
@@ -15,6 +16,10 @@ import { DeliveryLog } from "./delivery-log";
 
 // Loaded when first opened (its form, schema and zod with it).
 const CreateWebhookDialog = lazyDialog(() => import("./create-webhook-dialog").then((m) => m.CreateWebhookDialog));
+const RollSecretDialog = lazyDialog(
+  () => import("./roll-secret-dialog").then((m) => m.RollSecretDialog),
+  (props) => props.webhook !== null,
+);
 
 export function WebhooksView() {
   const trpc = useTRPC();
@@ -24,6 +29,8 @@ export function WebhooksView() {
     trpc.webhooks.list.infiniteQueryOptions({ limit: 50 }, { getNextPageParam: (l) => l.nextCursor ?? undefined }),
   );
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Webhook | null>(null);
+  const [rolling, setRolling] = useState<Webhook | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const onError = (err: unknown) => toast.error(errorInfo(err).message);
@@ -103,6 +110,11 @@ export function WebhooksView() {
                     ))}
                   </div>
                   {h.disabledReason && <p className="text-xs text-amber-700">{h.disabledReason}</p>}
+                  {h.previousSecretExpiresAt && (
+                    <p className="text-xs text-slate-600" data-testid="secret-overlap">
+                      The previous secret also signs deliveries until {formatDateTime(h.previousSecretExpiresAt)}.
+                    </p>
+                  )}
                 </div>
                 {can.admin && (
                   <div className="flex flex-wrap gap-2">
@@ -113,6 +125,12 @@ export function WebhooksView() {
                       onClick={() => test.mutate({ id: h.id })}
                     >
                       <Send className="h-4 w-4" aria-hidden /> Send test event
+                    </Button>
+                    <Button variant="secondary" size="sm" onClick={() => setEditing(h)}>
+                      <Pencil className="h-4 w-4" aria-hidden /> Edit
+                    </Button>
+                    <Button variant="secondary" size="sm" onClick={() => setRolling(h)}>
+                      <KeyRound className="h-4 w-4" aria-hidden /> Roll secret
                     </Button>
                     <Button
                       variant="secondary"
@@ -135,6 +153,14 @@ export function WebhooksView() {
       <DeliveryLog webhooks={rows} />
 
       <CreateWebhookDialog open={creating} onOpenChange={setCreating} onCreated={() => void refresh()} />
+      <CreateWebhookDialog
+        key={editing?.id ?? "none"}
+        open={editing !== null}
+        editing={editing}
+        onOpenChange={(open) => !open && setEditing(null)}
+        onCreated={() => void refresh()}
+      />
+      <RollSecretDialog webhook={rolling} onOpenChange={(open) => !open && setRolling(null)} onRolled={() => void refresh()} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
