@@ -124,6 +124,14 @@ export const factories: Record<string, Factory> = {
     );
     return { id: w.id, read: () => findIn(t, "/business/webhooks", w.id) };
   },
+  "/business/customers/{id}": async (t, { make }) => {
+    const policy = await get(t, `/business/policies/${(await make("/business/policies/{id}")).id}`);
+    const email = `customer-${unique()}@example.test`;
+    await buyPolicy(t.write, policy, email);
+    const found = await ok(await t.write.get(`business/customers?q=${encodeURIComponent(email)}`));
+    const id = found.data[0].id as string;
+    return { id, read: () => get(t, `/business/customers/${id}`) };
+  },
   "/events/{id}": async (t, { make }) => {
     // A claim filed: its claim.submitted event.
     const claimId = (await make("/claims/{id}")).id;

@@ -17,11 +17,11 @@ export const Customer = z.object({
   phone: z.string().nullable().describe("E.164, given at their latest payment that gave one (or in the policyholder portal)"),
   currency: z.string(),
   paymentsCount: z.number().int().describe("Successful payments"),
-  totalPaid: z.string(),
+  totalPaid: z.string().describe("Their successful payments less what was refunded to them, as a decimal string"),
   lastPaidAt: z.iso.datetime().nullable(),
   coverages: z.object({ total: z.number().int(), active: z.number().int() }),
   createdAt: z.iso.datetime().describe("Their first successful payment"),
-});
+}).meta({ id: "Customer" });
 export type Customer = z.infer<typeof Customer>;
 export const CustomerList = pageOf(Customer, "CustomerList");
 

@@ -1,7 +1,7 @@
 // Customers: the people who paid a business for a policy, one per email.
 // The row and its running totals are written by the payment's settlement (in
 // its transaction); coverages, payments and claims are found by the email.
-import type { Customer as CustomerRow, MailTask, Prisma } from "@/generated/prisma/client";
+import { Prisma, type Customer as CustomerRow, type MailTask } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
@@ -32,14 +32,17 @@ const RECENT = 50;
 
 type Counts = Map<string, { total: number; active: number }>;
 
-const toCustomer = (row: CustomerRow, currency: string, counts: Counts): Customer => ({
+type Refunded = Map<string, bigint>;
+
+const toCustomer = (row: CustomerRow, currency: string, counts: Counts, refunded: Refunded): Customer => ({
   id: row.id,
   email: row.email,
   name: row.name,
   phone: row.phone,
   currency,
   paymentsCount: row.paymentsCount,
-  totalPaid: formatMinor(row.totalPaidMinor, currency),
+  // Net of the refunds made to them (pending or processed; a failed one gave nothing back).
+  totalPaid: formatMinor(row.totalPaidMinor - (refunded.get(row.email) ?? 0n), currency),
   lastPaidAt: row.lastPaidAt?.toISOString() ?? null,
   coverages: counts.get(row.email) ?? { total: 0, active: 0 },
   createdAt: row.createdAt.toISOString(),
@@ -56,6 +59,18 @@ async function coverageCounts(organizationId: string, emails: string[], now = ne
   const counts: Counts = new Map(all.map((g) => [g.customerEmail, { total: g._count._all, active: 0 }]));
   for (const g of active) counts.get(g.customerEmail)!.active = g._count._all;
   return counts;
+}
+
+/** What was refunded per email (refunds not failed), in one grouped read for the page. */
+async function refundedByEmail(organizationId: string, emails: string[]): Promise<Refunded> {
+  if (emails.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ email: string; refunded: bigint }[]>`
+    SELECT p.email, COALESCE(SUM(r."amountMinor"), 0)::bigint AS refunded
+    FROM refund r JOIN payment p ON p.id = r."paymentId"
+    WHERE r."organizationId" = ${organizationId} AND r.status <> 'failed'
+      AND p."organizationId" = ${organizationId} AND p.email IN (${Prisma.join(emails)})
+    GROUP BY p.email`;
+  return new Map(rows.map((r) => [r.email, BigInt(r.refunded)]));
 }
 
 const currencyOf = async (organizationId: string) =>
@@ -80,12 +95,25 @@ export async function listCustomers(actor: Actor, query: ListCustomersQuery, now
     ],
   };
   const [rows, currency] = await Promise.all([db.customer.findMany({ ...args, where }), currencyOf(actor.organizationId)]);
-  const counts = await coverageCounts(
-    actor.organizationId,
-    rows.slice(0, query.limit).map((r) => r.email),
-    now,
-  );
-  return toPage(rows, query, (r) => toCustomer(r, currency, counts));
+  const emails = rows.slice(0, query.limit).map((r) => r.email);
+  const [counts, refunded] = await Promise.all([
+    coverageCounts(actor.organizationId, emails, now),
+    refundedByEmail(actor.organizationId, emails),
+  ]);
+  return toPage(rows, query, (r) => toCustomer(r, currency, counts, refunded));
+}
+
+/** One customer as the REST API shows them (their totals; the dashboard's page adds what they hold and did). */
+export async function getCustomerSummary(actor: Actor, id: string, now = new Date()): Promise<Customer> {
+  assertCan(actor, "read");
+  const row = await db.customer.findFirst({ where: { id, organizationId: actor.organizationId } });
+  if (!row) throw notFound("Customer");
+  const [currency, counts, refunded] = await Promise.all([
+    currencyOf(actor.organizationId),
+    coverageCounts(actor.organizationId, [row.email], now),
+    refundedByEmail(actor.organizationId, [row.email]),
+  ]);
+  return toCustomer(row, currency, counts, refunded);
 }
 
 export async function getCustomer(actor: Actor, id: string, now = new Date()): Promise<CustomerDetail> {
@@ -93,8 +121,9 @@ export async function getCustomer(actor: Actor, id: string, now = new Date()): P
   const row = await db.customer.findFirst({ where: { id, organizationId: actor.organizationId } });
   if (!row) throw notFound("Customer");
   const org = actor.organizationId;
-  const [currency, coverages, payments, claims, messages] = await Promise.all([
+  const [currency, refunded, coverages, payments, claims, messages] = await Promise.all([
     currencyOf(org),
+    refundedByEmail(org, [row.email]),
     db.coverage.findMany({
       where: { organizationId: org, customerEmail: row.email },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -124,7 +153,7 @@ export async function getCustomer(actor: Actor, id: string, now = new Date()): P
     [row.email, { total: coverages.length, active: coverages.filter((c) => isActiveAt(c, now)).length }],
   ]);
   return {
-    ...toCustomer(row, currency, counts),
+    ...toCustomer(row, currency, counts, refunded),
     coverageList: coverages.map((c) => ({ ...toCoverage(c, now), policyName: c.policy.name })),
     payments: payments.map(toPaymentRow),
     claims: claims.map((c) => ({ ...toClaim(c), policyName: c.policy.name, customerEmail: c.customerEmail })),

@@ -3,7 +3,7 @@ import { CustomerReminderList, SimulateEndBody, SimulateEndInput } from "@/lib/s
 import { Coverage, CoverageList, ListCoveragesQuery, UpdateCoverageBody, UpdateCoverageInput } from "@/lib/schemas/coverages";
 import { ListRenewalsQuery, RenewalList, RenewalSummary } from "@/lib/schemas/renewals";
 import { listRenewals, renewalSummary, setAutoRenew } from "@/server/renewals/service";
-import { CustomerDetail, CustomerList, ListCustomersQuery } from "@/lib/schemas/customers";
+import { Customer, CustomerDetail, CustomerList, ListCustomersQuery } from "@/lib/schemas/customers";
 import { IdParam } from "@/lib/schemas/ids";
 import {
   InitializePaymentInput,
@@ -21,7 +21,7 @@ import {
 import { certificateResponse, coverageCertificate } from "@/server/coverages/certificate";
 import { listCustomerReminders, simulateCoverageEnd } from "@/server/coverages/reminders";
 import { listCoverages } from "@/server/coverages/service";
-import { getCustomer, listCustomers } from "@/server/customers/service";
+import { getCustomer, getCustomerSummary, listCustomers } from "@/server/customers/service";
 import { getPaymentDetail, paymentTotals, searchPayments } from "@/server/payments/search";
 import { initializePayment, listPayments, verifyPayment } from "@/server/payments/service";
 import { operation } from "./operation";
@@ -258,15 +258,44 @@ export const paymentOperations = [
     dashboard: true,
     handler: ({ actor, input }) => getPaymentDetail(actor, input.reference),
   }),
+  // GET /api/v1/business/customers
   operation({
     name: "customers.list",
-    auth: ["session"],
+    auth: ["apiKey", "session"],
     permission: "read",
     kind: "query",
     input: ListCustomersQuery,
     output: CustomerList,
     dashboard: true,
+    rest: {
+      method: "GET",
+      path: "/business/customers",
+      operationId: "listCustomers",
+      summary: "List customers",
+      description:
+        "The people who paid for a policy, one per email, newest first: their successful payments, `totalPaid` net of refunds, and the coverages they hold. `q` searches the email and name (case-insensitive).",
+      tag: "Customers",
+      query: ListCustomersQuery,
+    },
     handler: ({ actor, input }) => listCustomers(actor, input),
+  }),
+  // GET /api/v1/business/customers/{id}
+  operation({
+    name: "customers.getCustomer",
+    auth: ["apiKey"],
+    permission: "read",
+    kind: "query",
+    output: Customer,
+    rest: {
+      method: "GET",
+      path: "/business/customers/{id}",
+      operationId: "getCustomer",
+      summary: "Get a customer",
+      description: "One customer's totals (another organization's: 404).",
+      tag: "Customers",
+      params: IdParam,
+    },
+    handler: ({ actor, input }) => getCustomerSummary(actor, input.id),
   }),
   operation({
     name: "customers.get",
