@@ -450,12 +450,24 @@ test.describe("GET /business/analytics/api-usage", () => {
 
 // ---- Bad input, authentication ----------------------------------------------------------------
 
+test("from and to take a date-time, at its UTC day, as everywhere in the API", async () => {
+  const t = await tenantWithClients();
+  // 23:30 at UTC-2 is the next day in UTC; the answer echoes the days it covered.
+  const res = await ok(
+    await t.read.get(`${REVENUE}?from=${encodeURIComponent("2026-03-01T23:30:00-02:00")}&to=${encodeURIComponent("2026-03-05T10:00:00.000Z")}`),
+  );
+  expect({ from: res.from, to: res.to }).toEqual({ from: "2026-03-02", to: "2026-03-05" });
+  const usage = await ok(await t.read.get(`${USAGE}?from=2026-03-02T00:00:00Z&to=2026-03-02`));
+  expect({ from: usage.from, to: usage.to }).toEqual({ from: "2026-03-02", to: "2026-03-02" });
+});
+
 test.describe("400 invalid_query with errors[]", () => {
   const RANGE_CASES: [string, string, string][] = [
     ["from after to", "from=2026-03-02&to=2026-03-01", "from"],
     ["a date that does not exist", "from=2026-02-30", "from"],
     ["not a date", "to=tomorrow", "to"],
-    ["a timestamp instead of a day", "from=2026-03-01T00:00:00Z", "from"],
+    ["a date-time that does not exist", "from=2026-03-01T25:00:00Z", "from"],
+    ["a date-time without its offset", "from=2026-03-01T10:00:00", "from"],
     ["over 366 days", "from=2025-01-01&to=2026-01-02", "to"],
     // `from` alone ends today: the same limits hold.
     ["from alone over 366 days ago", `from=${shift(today(), -366)}`, "to"],

@@ -1,8 +1,9 @@
 // Analytics: one zod schema per input and output, shared by tRPC, REST and the
 // OpenAPI document. Ranges are UTC days, `to` inclusive, default the last 30
 // days ending today; money is decimal strings with the organization's currency.
+import { DayParam } from "@/lib/schemas/when";
 import { DEFAULT_RANGE_DAYS, fromNotAfterTo, MAX_HOURLY_DAYS, RANGE_MESSAGES, rangeDays, withinMax } from "@/lib/date-range";
-import { M, z } from "@/lib/messages";
+import { z } from "@/lib/messages";
 import { Claim, CLAIM_STATUSES } from "@/lib/schemas/claims";
 import { KYB_STATUSES } from "@/lib/schemas/kyb";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
@@ -11,7 +12,7 @@ import { Payment, PAYMENT_STATUSES } from "@/lib/schemas/payments";
 // The range rules (limits, refinements, sentences) live in src/lib/date-range.ts, which the dashboard's range picker imports without zod.
 export { DEFAULT_RANGE_DAYS, MAX_HOURLY_DAYS };
 
-const IsoDay = z.iso.date(M.date);
+const IsoDay = DayParam;
 const Money = z.string().describe('Decimal string, e.g. "150.00"');
 /** A share between 0 and 1 with 4 decimals; null when there is nothing to divide by. */
 const Ratio = z.number().min(0).nullable();

@@ -1,5 +1,6 @@
+import { DayParam } from "@/lib/schemas/when";
 import { fromNotAfterTo, MAX_SERIES_DAYS, RANGE_MESSAGES, withinMax } from "@/lib/date-range";
-import { M, z } from "@/lib/messages";
+import { z } from "@/lib/messages";
 import { KYB_STATUSES } from "@/lib/schemas/kyb";
 import { pageOf, PageQuery } from "@/lib/schemas/pagination";
 
@@ -21,7 +22,7 @@ export type LedgerType = (typeof LEDGER_TYPES)[number];
 const DAY_MS = 86_400_000;
 
 /** A calendar day "2026-01-31" (UTC) that exists. */
-const IsoDay = z.iso.date(M.date);
+const IsoDay = DayParam;
 
 /** The UTC instant a "YYYY-MM-DD" day starts. */
 export const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);

@@ -1,3 +1,4 @@
+import { DayParam } from "@/lib/schemas/when";
 import { M, z } from "@/lib/messages";
 import { AmountNumber } from "@/lib/money";
 import { Coverage } from "@/lib/schemas/coverages";
@@ -127,7 +128,7 @@ export type CheckoutInput = z.output<typeof CheckoutInput>;
 
 // ---------- the dashboard's payments: filters, totals, one payment in depth ----------
 
-const IsoDay = z.iso.date(M.date);
+const IsoDay = DayParam;
 
 /** The filters of the Payments page, shared by its list, its totals and its CSV. */
 export const PaymentFilters = z
