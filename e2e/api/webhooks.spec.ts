@@ -24,7 +24,7 @@ import {
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-const WEBHOOK_FIELDS = ["id", "url", "events", "status", "disabledReason", "previousSecretExpiresAt", "createdAt"];
+const WEBHOOK_FIELDS = ["id", "url", "events", "status", "disabledReason", "failingSince", "previousSecretExpiresAt", "createdAt"];
 const DELIVERY_FIELDS = [
   "id",
   "webhookId",

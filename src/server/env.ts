@@ -140,6 +140,8 @@ const schema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
+  /** An endpoint whose every delivery failed for this long is disabled and its team told (default 3 days). */
+  WEBHOOK_DISABLE_AFTER_HOURS: int(72, 1, 720),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .optional()

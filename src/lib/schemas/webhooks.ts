@@ -55,6 +55,10 @@ export const Webhook = z
     events: z.array(z.string()),
     status: z.enum(["enabled", "disabled"]),
     disabledReason: z.string().nullable(),
+    failingSince: z.iso
+      .datetime()
+      .nullable()
+      .describe("Every delivery has failed since then (null: the last one was delivered); after 3 days the endpoint is disabled"),
     previousSecretExpiresAt: z.iso
       .datetime()
       .nullable()

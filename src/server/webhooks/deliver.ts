@@ -173,10 +173,33 @@ const GONE_REASON = "The receiver answered 410 Gone";
  * and, when this changed it, the internal `webhook.disabled` event tells the
  * business's team (src/server/mail/plan.ts) in the same transaction.
  */
-export async function disableGone(tx: Tx, webhookId: string): Promise<void> {
+export function disableGone(tx: Tx, webhookId: string): Promise<void> {
+  return disableWebhook(tx, webhookId, GONE_REASON);
+}
+
+async function disableWebhook(tx: Tx, webhookId: string, reason: string): Promise<void> {
   const [row] = await tx.$queryRaw<{ organizationId: string; url: string }[]>`
-    UPDATE webhook SET status = 'disabled', "disabledReason" = ${GONE_REASON}, "updatedAt" = now()
+    UPDATE webhook SET status = 'disabled', "disabledReason" = ${reason}, "updatedAt" = now()
     WHERE id = ${webhookId} AND status = 'enabled'
     RETURNING "organizationId", url`;
-  if (row) await recordEvent(tx, row.organizationId, "webhook.disabled", { webhookId, url: row.url, reason: GONE_REASON }, webhookId);
+  if (row) await recordEvent(tx, row.organizationId, "webhook.disabled", { webhookId, url: row.url, reason }, webhookId);
+}
+
+/**
+ * After an attempt of the delivery job, in its transaction: a delivered one
+ * clears the endpoint's failing streak; a failed one starts it (or carries it
+ * on), and a streak of nothing but failures for WEBHOOK_DISABLE_AFTER_HOURS
+ * disables the endpoint, telling the team as a 410 does.
+ */
+export async function noteOutcome(tx: Tx, webhookId: string, ok: boolean, now = new Date()): Promise<void> {
+  if (ok) {
+    await tx.$executeRaw`UPDATE webhook SET "failingSince" = NULL WHERE id = ${webhookId} AND "failingSince" IS NOT NULL`;
+    return;
+  }
+  const [row] = await tx.$queryRaw<{ failingSince: Date }[]>`
+    UPDATE webhook SET "failingSince" = COALESCE("failingSince", ${now}) WHERE id = ${webhookId} RETURNING "failingSince"`;
+  const hours = env.WEBHOOK_DISABLE_AFTER_HOURS;
+  if (row && now.getTime() - row.failingSince.getTime() >= hours * 3_600_000) {
+    await disableWebhook(tx, webhookId, `Every delivery failed for ${hours === 72 ? "3 days" : `${hours} hours`}`);
+  }
 }

@@ -354,6 +354,43 @@ describe("failures and retries", () => {
     expect(await attemptsOf(actor, webhook.id)).toHaveLength(1);
   });
 
+  it("nothing but failures for 3 days disables the endpoint and tells the team once; a delivery ends the streak", async () => {
+    const { actor, org, claim } = await shop();
+    let status = 500;
+    const rx = await receiver(() => ({ status, body: "no" }));
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    const row = () => db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+
+    await claim();
+    await runJobsOnce();
+    const since = (await row()).failingSince;
+    expect(since).not.toBeNull();
+    expect((await row()).status).toBe("enabled");
+    // A delivered attempt ends the streak.
+    status = 200;
+    await claim("Delivered");
+    await runJobsOnce();
+    expect((await row()).failingSince).toBeNull();
+
+    // Failing since 72 h: the next failure disables it, with the reason, and one webhook.disabled event for the emails.
+    status = 500;
+    await claim("Failing again");
+    await runJobsOnce();
+    await db.webhook.update({ where: { id: webhook.id }, data: { failingSince: new Date(Date.now() - 72 * 3_600_000 - 1000) } });
+    await claim("The last straw");
+    await runJobsOnce();
+    const disabled = await row();
+    expect(disabled).toMatchObject({ status: "disabled", disabledReason: "Every delivery failed for 3 days" });
+    const events = await db.event.findMany({ where: { organizationId: org.id, type: "webhook.disabled" } });
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ webhookId: webhook.id, url: rx.url, reason: "Every delivery failed for 3 days" });
+    const sent = rx.requests.length;
+    await claim("Not sent");
+    await runJobsOnce();
+    expect(rx.requests).toHaveLength(sent);
+    expect(await db.event.count({ where: { organizationId: org.id, type: "webhook.disabled" } })).toBe(1);
+  });
+
   it("a receiver that never answers is timed out (WEBHOOK_TIMEOUT_MS) and retried later", async () => {
     const { actor, claim } = await shop();
     const rx = await receiver(() => "hang");

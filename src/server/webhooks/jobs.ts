@@ -10,7 +10,7 @@ import { env } from "@/server/env";
 import { passJob, rowJob, runRowJob } from "@/server/jobs/kind";
 import { scheduleOf } from "@/server/jobs/retry";
 import { planMailTasks } from "@/server/mail/plan";
-import { disableGone, logAttempt, sendOnce, type Outcome } from "./deliver";
+import { disableGone, noteOutcome, logAttempt, sendOnce, type Outcome } from "./deliver";
 
 const BATCH = 20;
 
@@ -60,6 +60,7 @@ async function record(task: Task, outcome: Outcome, attempt: number, retryAt: Da
   await db.$transaction(async (tx) => {
     await logAttempt(tx, task.webhook, task.event!, attempt, outcome, retryAt);
     if (outcome.gone) await disableGone(tx, task.webhook.id);
+    else await noteOutcome(tx, task.webhook.id, outcome.ok);
     if (retryAt) {
       await tx.webhookTask.update({
         where: { id: task.id },

@@ -63,6 +63,7 @@ describe("registering a webhook", () => {
       events: ["policy.purchased", "payment.completed"],
       status: "enabled",
       disabledReason: null,
+      failingSince: null,
       previousSecretExpiresAt: null,
       createdAt: expect.stringMatching(/Z$/),
       secret: expect.stringMatching(/^whsec_/),

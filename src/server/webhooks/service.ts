@@ -28,6 +28,7 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   events: row.events,
   status: row.status,
   disabledReason: row.disabledReason,
+  failingSince: row.failingSince?.toISOString() ?? null,
   previousSecretExpiresAt:
     row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date() ? row.previousSecretExpiresAt.toISOString() : null,
   createdAt: row.createdAt.toISOString(),

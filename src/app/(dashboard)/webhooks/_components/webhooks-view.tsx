@@ -110,6 +110,12 @@ export function WebhooksView() {
                     ))}
                   </div>
                   {h.disabledReason && <p className="text-xs text-amber-700">{h.disabledReason}</p>}
+                  {h.failingSince && h.status === "enabled" && (
+                    <p className="text-xs text-red-700" data-testid="failing-since">
+                      Every delivery has failed since {formatDateTime(h.failingSince)}. After 3 days of failures the endpoint is
+                      disabled.
+                    </p>
+                  )}
                   {h.previousSecretExpiresAt && (
                     <p className="text-xs text-slate-600" data-testid="secret-overlap">
                       The previous secret also signs deliveries until {formatDateTime(h.previousSecretExpiresAt)}.

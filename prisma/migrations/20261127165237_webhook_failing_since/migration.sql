@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhook" ADD COLUMN     "failingSince" TIMESTAMP(3);
