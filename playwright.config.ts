@@ -89,6 +89,8 @@ export default defineConfig({
       METERING_FLUSH_MS: "250",
       // The sandbox pays a withdrawal out after 1 s, not 5 s.
       PAYOUT_DELAY_SECONDS: "1",
+      // The event streams beat (and re-check their key) every second, so a revoked key's stream ends quickly.
+      EVENTS_STREAM_HEARTBEAT_MS: "1000",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
     },

@@ -142,6 +142,9 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: bool(false),
   /** An endpoint whose every delivery failed for this long is disabled and its team told (default 3 days). */
   WEBHOOK_DISABLE_AFTER_HOURS: int(72, 1, 720),
+  /** GET /events/stream: a heartbeat (and a read) this often, and at most this many streams per key per process. */
+  EVENTS_STREAM_HEARTBEAT_MS: int(15_000, 200, 60_000),
+  EVENTS_STREAM_PER_KEY: int(5, 1, 100),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .optional()

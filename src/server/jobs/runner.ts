@@ -22,7 +22,7 @@ import { logger } from "@/server/logger";
 import { runJob, wakeTablesOf, type Job } from "./kind";
 import { JOBS } from "./kinds";
 import { listenForJobs, type JobsListener } from "./notify";
-import { clearWakeHandler, setWakeHandler } from "./wake";
+import { clearWakeHandler, setWakeHandler, signalEvents } from "./wake";
 
 export { wakeJobs } from "./wake";
 
@@ -160,6 +160,8 @@ export function startJobRunner(options: JobRunnerOptions = {}): JobRunner {
   /** A table's new rows wake the lanes working on it; no table, every lane. */
   const wake = (table?: string) => {
     for (const lane of lanes) if (table === undefined || lane.wakesOn(table)) lane.wake();
+    // The database's notification of a commit on any instance reaches this process's event streams too.
+    if (listening) signalEvents(table);
   };
   const lanes = [...byLane.values()].map((laneJobs) => startLane(laneJobs, intervalMs, listening ? null : wakeAll));
   // Listening, this process's untargeted wake-ups add nothing: the commit's notification names the table.

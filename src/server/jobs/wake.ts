@@ -15,7 +15,25 @@ const g = globalThis as unknown as { __coverdeskWakeJobs?: WakeHandler };
  * the commit, with the table.
  */
 export function wakeJobs(table?: string): void {
+  signalEvents(table);
   g.__coverdeskWakeJobs?.(table);
+}
+
+// ---------- events committed: the event streams (GET /events/stream) listen here ----------
+
+type EventsListener = () => void;
+const listeners = ((g as { __coverdeskEventListeners?: Set<EventsListener> }).__coverdeskEventListeners ??= new Set());
+
+/** Tells the event streams of this process that events may have committed (`table` "event", or unknown). */
+export function signalEvents(table?: string): void {
+  if (table !== undefined && table !== "event") return;
+  for (const listener of listeners) listener();
+}
+
+/** Calls `listener` when events may have committed (here, or on any instance while a job runner listens); answers the unsubscribe. */
+export function onEvents(listener: EventsListener): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
 }
 
 /** The running runner's wake-up; `clearWakeHandler(it)` when it stops. */
