@@ -253,6 +253,11 @@ export async function apiRequest(
     redirect: "manual",
     signal: AbortSignal.timeout(init.timeoutMs ?? 60_000),
   });
+  // An event stream never ends: its status and headers are the answer (the events themselves: events-stream.spec.ts).
+  if (res.ok && (res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    await res.body?.cancel();
+    return { status: res.status, headers: Object.fromEntries(res.headers), text: "" };
+  }
   return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
 }
 

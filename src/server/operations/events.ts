@@ -1,4 +1,5 @@
 // Events read back over REST: what the webhooks delivered (or would have), for a receiver catching up.
+import { z } from "@/lib/messages";
 import { EventIdParam, EventList, EventObject, ListEventsQuery } from "@/lib/schemas/events";
 import { getEvent, listEvents } from "@/server/events/service";
 import { eventStream } from "@/server/events/stream";
@@ -42,6 +43,8 @@ export const eventOperations = [
         "The organization's events (a test key: test mode's) as they happen: each message's `id` is the event's id, `event` its type and `data` exactly the body its webhook delivery carries. Reconnect with `Last-Event-ID` to get every event after that one, in order, none twice; without it the stream starts now. A comment line every 15 s keeps the connection alive; a revoked key's stream ends. At most 5 streams per key at once (429). `npm run listen` forwards this stream to a local URL.",
       tag,
       file: { contentTypes: ["text/event-stream"], description: "A stream of events" },
+      // No parameters: an unknown one is refused (400) rather than ignored.
+      query: z.strictObject({}),
       errors: ["rate_limited"],
     },
     handler: ({ key, request }) => eventStream(request!, key),
