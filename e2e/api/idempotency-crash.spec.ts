@@ -116,7 +116,13 @@ for (const database of databases) {
     const first = startServer(crashEnv);
     const servers: Server[] = [first];
     /** Sends a request that kills the server after its commit; then starts the next server (`next` its settings). */
-    const crashOn = async (method: string, route: string, body: unknown, key: string, next = crashEnv) => {
+    const crashOn = async (
+      method: string,
+      route: string,
+      body: unknown,
+      key: string,
+      next: Record<string, string> = crashEnv,
+    ) => {
       const cut = await api(apiKey, method, route, body, { "idempotency-key": key }).then(
         (r) => `answered ${r.status}`,
         (err: Error) => `cut: ${err.message}`,
