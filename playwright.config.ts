@@ -16,10 +16,44 @@ const PORT = Number(process.env.E2E_PORT);
 /** The platform operator the specs sign in as (see e2e/support/api.ts). */
 const PLATFORM_ADMIN = { email: "platform-admin@e2e.test", password: "correct-horse-battery" };
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+// On PostgreSQL a second instance of the same build, on the same database, beside the first: for the
+// specs of what instances share (metering, rate limits, the portal's limits, the balance lock, the job
+// runner's wake-up). Started once here, not once per spec file (four starts of the app, each blocking a
+// worker); WORKER=false, so the first instance runs the only job runner (as jobs-wake.spec.ts needs).
+process.env.E2E_SECOND_PORT ??= String(PORT + 1);
+const SECOND_PORT = Number(process.env.E2E_SECOND_PORT);
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2e-"));
 // Passwords hashed at scrypt N = 1024 (~9 ms) instead of 16384 (~140 ms of CPU): the suite signs up
 // ~800 accounts. Set here so the servers some specs start themselves hash alike; every hash records its N.
 process.env.PASSWORD_SCRYPT_N ??= "1024";
+
+/** The first instance's settings (the second one, on PostgreSQL runs, starts with them too). */
+const FIRST_SERVER_ENV = {
+  DATABASE_URL: POSTGRES ? process.env.DATABASE_URL! : "",
+  REDIS_URL: "",
+  DATA_DIR: process.env.E2E_DATA_DIR,
+  APP_URL: BASE_URL,
+  PORT: String(PORT),
+  BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
+  AUTH_RATE_LIMIT: "false",
+  PASSWORD_SCRYPT_N: process.env.PASSWORD_SCRYPT_N,
+  // Every REST answer is checked against its declared response schema (500 on a mismatch).
+  VALIDATE_RESPONSES: "true",
+  // The embedded run keeps the quick start's default (live payments through the sandbox);
+  // on PostgreSQL that needs saying, as a demo deployment would.
+  PAYMENTS_PROVIDER: POSTGRES ? "sandbox" : "",
+  // Receivers in the specs listen on 127.0.0.1; retries come after 1 s, not 5 s.
+  WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  WEBHOOK_RETRY_SCHEDULE: "1,1,1",
+  // Metered API usage is written every 250 ms, so the usage specs need not wait 5 s.
+  METERING_FLUSH_MS: "250",
+  // The sandbox pays a withdrawal out after 1 s, not 5 s.
+  PAYOUT_DELAY_SECONDS: "1",
+  // The event streams beat (and re-check their key) every second, so a revoked key's stream ends quickly.
+  EVENTS_STREAM_HEARTBEAT_MS: "1000",
+  LOG_LEVEL: "warn",
+  NEXT_TELEMETRY_DISABLED: "1",
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -54,45 +88,36 @@ export default defineConfig({
       use: { browserName: "chromium", viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" },
     },
   ],
-  webServer: {
-    // It builds first, unless `npm test` has just built (E2E_BUILT=1). The
-    // server keeps idle connections longer than any client here (as behind a
-    // load balancer): with Node's 5 s default, a client reusing a connection
-    // just as the server drops it gets ECONNRESET, likelier under the fuzz load.
-    // The platform admin of the KYB specs is granted from the shell, as an operator would, before the
-    // server takes the embedded database's lock.
-    command: `${process.env.E2E_BUILT ? "" : "npm run build && "}npm run admin:grant -- --email ${PLATFORM_ADMIN.email} --password ${PLATFORM_ADMIN.password} && npm start -- -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
-    url: `${BASE_URL}/api/health`,
-    timeout: 600_000,
-    // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.
-    reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      DATABASE_URL: POSTGRES ? process.env.DATABASE_URL! : "",
-      REDIS_URL: "",
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      APP_URL: BASE_URL,
-      PORT: String(PORT),
-      BETTER_AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-012345",
-      AUTH_RATE_LIMIT: "false",
-      PASSWORD_SCRYPT_N: process.env.PASSWORD_SCRYPT_N,
-      // Every REST answer is checked against its declared response schema (500 on a mismatch).
-      VALIDATE_RESPONSES: "true",
-      // The embedded run keeps the quick start's default (live payments through the sandbox);
-      // on PostgreSQL that needs saying, as a demo deployment would.
-      PAYMENTS_PROVIDER: POSTGRES ? "sandbox" : "",
-      // Receivers in the specs listen on 127.0.0.1; retries come after 1 s, not 5 s.
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-      WEBHOOK_RETRY_SCHEDULE: "1,1,1",
-      // Metered API usage is written every 250 ms, so the usage specs need not wait 5 s.
-      METERING_FLUSH_MS: "250",
-      // The sandbox pays a withdrawal out after 1 s, not 5 s.
-      PAYOUT_DELAY_SECONDS: "1",
-      // The event streams beat (and re-check their key) every second, so a revoked key's stream ends quickly.
-      EVENTS_STREAM_HEARTBEAT_MS: "1000",
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
+  webServer: [
+    {
+      // It builds first, unless `npm test` has just built (E2E_BUILT=1). The
+      // server keeps idle connections longer than any client here (as behind a
+      // load balancer): with Node's 5 s default, a client reusing a connection
+      // just as the server drops it gets ECONNRESET, likelier under the fuzz load.
+      // The platform admin of the KYB specs is granted from the shell, as an operator would, before the
+      // server takes the embedded database's lock.
+      command: `${process.env.E2E_BUILT ? "" : "npm run build && "}npm run admin:grant -- --email ${PLATFORM_ADMIN.email} --password ${PLATFORM_ADMIN.password} && npm start -- -p ${PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
+      url: `${BASE_URL}/api/health`,
+      timeout: 600_000,
+      // E2E_REUSE_SERVER=1 lets a developer point the specs at an app they already run on E2E_PORT.
+      reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: FIRST_SERVER_ENV,
     },
-  },
+    ...(POSTGRES ? [secondServer()] : []),
+  ],
 });
+
+/** The second instance (PostgreSQL runs): the first one's settings, its own port, no job runner. */
+function secondServer() {
+  return {
+    command: `npm start -- -p ${SECOND_PORT} -H 127.0.0.1 --keepAliveTimeout 65000`,
+    url: `http://127.0.0.1:${SECOND_PORT}/api/health`,
+    timeout: 600_000,
+    reuseExistingServer: !!process.env.E2E_REUSE_SERVER,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: { ...FIRST_SERVER_ENV, PORT: String(SECOND_PORT), WORKER: "false" },
+  };
+}

@@ -2,7 +2,7 @@
 // another instance's job runner (issue 24, item 5): the goal is under 100 ms
 // at the 95th percentile on a quiet machine; the test's bounds allow for the
 // specs running beside it. PostgreSQL run only (`npm run test:e2e:pg`): a second instance
-// of the built app is started on the same database with WORKER=false, so it
+// of the built app runs on the same database with WORKER=false (playwright.config.ts starts it), so it
 // only commits; the instance Playwright started runs the only job runner and
 // must deliver to a receiver here. Without the database's NOTIFY that runner
 // would find each event at its next poll (up to 1 s later).
@@ -21,8 +21,6 @@ import { secondInstance } from "../support/second-instance";
 import { createPolicyFor, ok, tenantWithClients } from "./_helpers";
 
 const POSTGRES = process.env.E2E_DATABASE === "postgres";
-/** 3215 beside the 3211 of test:e2e:pg (metering takes +1, the portal limits +2). */
-const SECOND_PORT = Number(process.env.E2E_JOBS_SECOND_PORT ?? Number(process.env.E2E_PORT ?? 3210) + 4);
 const EVENTS = 40;
 
 const now = () => performance.timeOrigin + performance.now();
@@ -36,7 +34,8 @@ test.describe("the job runner across two instances on one PostgreSQL", () => {
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
   test.describe.configure({ mode: "serial" });
 
-  const committer = secondInstance(SECOND_PORT, "E2E_JOBS_SECOND_PORT", { WORKER: "false" });
+  // Started by playwright.config.ts with WORKER=false.
+  const committer = secondInstance();
   const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
   const commits: number[] = [];
 
@@ -52,7 +51,6 @@ test.describe("the job runner across two instances on one PostgreSQL", () => {
 
   test.afterAll(async () => {
     await listener.end().catch(() => {});
-    await committer.stop();
   });
 
   test(`p95 from an event's commit on instance A (WORKER=false) to its first delivery attempt by instance B's runner < 100 ms (${EVENTS} events)`, async () => {

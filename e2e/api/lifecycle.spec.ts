@@ -21,6 +21,8 @@ const PORT = Number(process.env.LIFECYCLE_PORT) || 3290 + (process.pid % 7);
 const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = "lifecycle-secret-lifecycle-secret-0123";
 const UNREACHABLE_DB = "postgres://postgres@127.0.0.1:1/coverdesk";
+/** tsx's own entry point, run under this Node (`npx tsx` spends a second or two of CPU in npm first). */
+const TSX = "node_modules/tsx/dist/cli.mjs";
 
 test.describe.configure({ mode: "serial" });
 test.skip(!fs.existsSync(path.join(DIST, "BUILD_ID")), "needs a production build (npm run build)");
@@ -142,7 +144,7 @@ test("a second process is refused the data directory; SIGTERM drains, releases t
     await healthy();
 
     // A second process on the same directory is refused at once, naming it.
-    const second = spawnSync("npx", ["tsx", "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
+    const second = spawnSync(process.execPath, [TSX, "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
       env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" },
       encoding: "utf8",
       timeout: 60_000,
@@ -161,7 +163,7 @@ test("a second process is refused the data directory; SIGTERM drains, releases t
     expect(fs.existsSync(path.join(dataDir, "db.owner"))).toBe(false);
 
     // The directory opens again: nothing was left locked or corrupt.
-    const third = spawnSync("npx", ["tsx", "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
+    const third = spawnSync(process.execPath, [TSX, "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
       env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" },
       encoding: "utf8",
       timeout: 60_000,
@@ -269,7 +271,7 @@ test("SIGTERM to `npm start` stops the server: exit 0, port freed, lock released
 });
 
 const bootstrap = (dataDir: string) => {
-  const run = spawnSync("npx", ["tsx", "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
+  const run = spawnSync(process.execPath, [TSX, "scripts/bootstrap.ts", "--org", "Acme Ltd", "--email", "owner@acme.test"], {
     env: { ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, LOG_LEVEL: "silent" },
     encoding: "utf8",
     timeout: 60_000,

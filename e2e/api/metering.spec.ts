@@ -7,8 +7,8 @@
 // (250 ms here), so a read polls until they settle, then waits a few flushes
 // and checks nothing more arrives.
 //
-// On PostgreSQL (`npm run test:e2e:pg`) a second instance of the built app is
-// started beside the first, on the same database, and the requests are split
+// On PostgreSQL (`npm run test:e2e:pg`) a second instance of the built app runs
+// beside the first, on the same database (playwright.config.ts starts it), and the requests are split
 // between the two: the per-minute buckets both instances add into must sum
 // exactly. The embedded database is owned by one process, so there that test
 // is skipped.
@@ -24,9 +24,6 @@ import { ok, send, tenantWithClients, type HttpMethod } from "./_helpers";
 const USAGE = "business/analytics/api-usage";
 const OVERVIEW = "business/analytics/overview";
 const POSTGRES = process.env.E2E_DATABASE === "postgres";
-const PORT = Number(process.env.E2E_PORT ?? 3210);
-/** Where the PostgreSQL run starts its second instance (3212 beside the 3211 of test:e2e:pg). */
-const SECOND_PORT = Number(process.env.E2E_SECOND_PORT ?? PORT + 1);
 
 interface Call {
   keyId: string;
@@ -235,15 +232,13 @@ test.describe("two app instances on one PostgreSQL database", () => {
   // One worker runs the group, so one second instance serves every test of it.
   test.describe.configure({ mode: "serial" });
 
-  const second = secondInstance(SECOND_PORT, "E2E_SECOND_PORT");
+  const second = secondInstance();
   const SECOND = second.base;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     await second.start();
   });
-
-  test.afterAll(() => second.stop());
 
   test("half the requests to each instance: the buckets both add into sum exactly", async () => {
     const t = await tenantWithClients();

@@ -17,8 +17,6 @@ import { buyPolicy, createPolicyFor, initializeFor, ok, tenantWithClients } from
 type Tenant = Awaited<ReturnType<typeof tenantWithClients>>;
 
 const POSTGRES = process.env.E2E_DATABASE === "postgres";
-/** Beside the other specs' second instances (+1 metering, +2 portal limits, +4 jobs). */
-const SECOND_PORT = Number(process.env.E2E_MONEY_SECOND_PORT ?? Number(process.env.E2E_PORT ?? 3210) + 8);
 const REFUND_FIELDS = [
   "amount",
   "createdAt",
@@ -263,15 +261,15 @@ test.describe("cancellations", () => {
 });
 
 test.describe("one balance lock across two instances", () => {
-  // One worker runs them all: the second instance is started once, on its one port.
+  // One worker runs them all.
   test.describe.configure({ mode: "serial" });
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
-  const second = secondInstance(SECOND_PORT, "E2E_MONEY_SECOND_PORT", { WORKER: "false" });
+  // Started by playwright.config.ts with WORKER=false.
+  const second = secondInstance();
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     await second.start();
   });
-  test.afterAll(async () => second.stop());
 
   test("30 withdrawals, refunds and claim payouts at once, half to each instance, against 394.00: 7 go through, the rest 409/422; the ledger holds", async () => {
     test.setTimeout(120_000);

@@ -21,7 +21,6 @@ import { mailboxOf, waitForMailbox } from "./_mail";
 
 const POSTGRES = process.env.E2E_DATABASE === "postgres";
 /** The PostgreSQL run's second instance: 3213 beside the 3211 of test:e2e:pg (metering.spec.ts takes 3212). */
-const SECOND_PORT = Number(process.env.E2E_PORTAL_SECOND_PORT ?? Number(process.env.E2E_PORT ?? 3210) + 2);
 
 /** A fresh loopback address to send from: a client of its own, as far as the app can tell. */
 const loopback = () => `127.${1 + crypto.randomInt(254)}.${crypto.randomInt(256)}.${1 + crypto.randomInt(254)}`;
@@ -261,15 +260,14 @@ test("asking for a code takes as long for an email with cover as for one without
 
 test.describe("two app instances on one PostgreSQL database", () => {
   test.skip(!POSTGRES, "the embedded database is owned by one process: a second instance cannot open it (PostgreSQL run only)");
-  const second = secondInstance(SECOND_PORT, "E2E_PORTAL_SECOND_PORT", { APP_URL: BASE_URL });
+  // Started by playwright.config.ts with the first one's settings (its APP_URL too).
+  const second = secondInstance();
   const SECOND = second.base;
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     await second.start();
   });
-
-  test.afterAll(() => second.stop());
 
   test("one client's code requests count once across both instances: 30 in all, then 429 at either", async () => {
     const { organizationId } = await tenantWithClients();

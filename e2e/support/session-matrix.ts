@@ -54,7 +54,8 @@ export function loadManifest(): Manifest {
   }
   if (mine) {
     try {
-      execFileSync("npx", ["tsx", "scripts/operations-manifest.ts", "--out", file], {
+      // tsx's own entry point under this Node, not `npx tsx` (npm's start-up first).
+      execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/operations-manifest.ts", "--out", file], {
         cwd: ROOT,
         stdio: ["ignore", "ignore", "inherit"],
         // The script imports the server's modules; it needs no database and no secrets.
