@@ -25,4 +25,24 @@ describe("sweepExpiredRows", () => {
     expect((await db.idempotencyKey.findMany({ where: { organizationId: org.id } })).map((k) => k.key)).toEqual(["live"]);
     expect(await db.rateLimitWindow.count({ where: { organizationId: org.id } })).toBe(1);
   });
+
+  it("sweeps events dispatched over 30 days ago, keeps newer and undispatched ones", async () => {
+    const { org } = await ownerWithOrganization();
+    const now = new Date();
+    const days = (n: number) => new Date(now.getTime() - n * 86_400_000);
+    const data = { organizationId: org.id, type: "claim.submitted", data: {} };
+    await db.event.createMany({
+      data: [
+        { ...data, id: `evt_old_${org.id}`, createdAt: days(31), dispatchedAt: days(31) },
+        { ...data, id: `evt_new_${org.id}`, createdAt: days(29), dispatchedAt: days(29) },
+        { ...data, id: `evt_waiting_${org.id}`, createdAt: days(31) },
+      ],
+    });
+    const swept = await sweepExpiredRows(now);
+    expect(swept.events).toBeGreaterThanOrEqual(1);
+    expect((await db.event.findMany({ where: { organizationId: org.id }, orderBy: { id: "asc" } })).map((e) => e.id)).toEqual([
+      `evt_new_${org.id}`,
+      `evt_waiting_${org.id}`,
+    ]);
+  });
 });
