@@ -86,6 +86,7 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   await row.getByRole("button", { name: "Send test event" }).click();
   await expect(page.getByText("Test event delivered (HTTP 200)")).toBeVisible();
   expect(rx.requests).toHaveLength(1);
+  await expect(row.getByTestId("error-rate")).toHaveText("Last 7 days: 0% of 1 attempt failed.");
   const ping = rx.requests[0]!;
   const body = new StandardWebhook(secret).verify(ping.body, ping.headers) as { id: string; type: string };
   expect(body.type).toBe("ping");

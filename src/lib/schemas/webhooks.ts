@@ -110,3 +110,9 @@ export const WebhookDeliveryDetail = WebhookDelivery.extend({
   attempts: z.array(WebhookDelivery),
 });
 export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetail>;
+
+/** Each endpoint's attempts over the last 7 days, for its error rate on the Webhooks page. */
+export const WebhookStats = z.array(
+  z.object({ webhookId: z.string(), attempts: z.number().int(), failed: z.number().int() }),
+);
+export type WebhookStats = z.infer<typeof WebhookStats>;

@@ -11,6 +11,7 @@ import {
   WebhookDeliveryDetail,
   WebhookDeliveryList,
   WebhookList,
+  WebhookStats,
   WebhookWithSecret,
 } from "@/lib/schemas/webhooks";
 import { PageQuery } from "@/server/pagination";
@@ -25,6 +26,7 @@ import {
   updateWebhook,
   sendTestEvent,
   setWebhookStatus,
+  webhookStats,
 } from "@/server/webhooks/service";
 import { operation } from "./operation";
 
@@ -213,6 +215,15 @@ export const webhookOperations = [
     output: Webhook,
     dashboard: true,
     handler: ({ actor, input }) => setWebhookStatus(actor, input.id, input.status),
+  }),
+  operation({
+    name: "webhooks.stats",
+    auth: ["session"],
+    permission: "read",
+    kind: "query",
+    output: WebhookStats,
+    dashboard: true,
+    handler: ({ actor }) => webhookStats(actor),
   }),
   operation({
     name: "webhooks.delivery",

@@ -12,6 +12,7 @@ import { disableGone, logAttempt, SECRET_PURPOSE, sendOnce, type EventPayload } 
 import { changed, changesOf } from "@/server/audit/diff";
 import type {
   UpdateWebhookInput,
+  WebhookStats,
   CreateWebhookInput,
   ListDeliveriesQuery,
   Webhook,
@@ -192,6 +193,24 @@ export async function rollWebhookSecret(actor: Actor, id: string, expiresInHours
   });
   if (!updated) throw notFound("Webhook");
   return { ...toWebhook(updated), secret };
+}
+
+/** Attempts and failed attempts per endpoint over the last 7 days (one grouped read of the delivery log). */
+export async function webhookStats(actor: Actor, now = new Date()): Promise<WebhookStats> {
+  assertCan(actor, "read");
+  const groups = await db.webhookDelivery.groupBy({
+    by: ["webhookId", "status"],
+    where: { organizationId: actor.organizationId, createdAt: { gte: new Date(now.getTime() - 7 * 86_400_000) } },
+    _count: { _all: true },
+  });
+  const byHook = new Map<string, { webhookId: string; attempts: number; failed: number }>();
+  for (const g of groups) {
+    const s = byHook.get(g.webhookId) ?? { webhookId: g.webhookId, attempts: 0, failed: 0 };
+    s.attempts += g._count._all;
+    if (g.status === "failed") s.failed += g._count._all;
+    byHook.set(g.webhookId, s);
+  }
+  return [...byHook.values()];
 }
 
 export async function listDeliveries(actor: Actor, query: ListDeliveriesQuery): Promise<Page<WebhookDelivery>> {

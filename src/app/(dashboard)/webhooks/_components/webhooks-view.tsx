@@ -1,6 +1,6 @@
 "use client";
 
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Pencil, Plus, Send, Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
@@ -28,6 +28,8 @@ export function WebhooksView() {
   const hooks = useInfiniteQuery(
     trpc.webhooks.list.infiniteQueryOptions({ limit: 50 }, { getNextPageParam: (l) => l.nextCursor ?? undefined }),
   );
+  const stats = useQuery({ ...trpc.webhooks.stats.queryOptions(), refetchInterval: 15_000 });
+  const statsOf = new Map((stats.data ?? []).map((x) => [x.webhookId, x]));
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Webhook | null>(null);
   const [rolling, setRolling] = useState<Webhook | null>(null);
@@ -110,6 +112,7 @@ export function WebhooksView() {
                     ))}
                   </div>
                   {h.disabledReason && <p className="text-xs text-amber-700">{h.disabledReason}</p>}
+                  {stats.data && <ErrorRate attempts={statsOf.get(h.id)?.attempts ?? 0} failed={statsOf.get(h.id)?.failed ?? 0} />}
                   {h.failingSince && h.status === "enabled" && (
                     <p className="text-xs text-red-700" data-testid="failing-since">
                       Every delivery has failed since {formatDateTime(h.failingSince)}. After 3 days of failures the endpoint is
@@ -177,5 +180,16 @@ export function WebhooksView() {
         onConfirm={() => deleting && remove.mutate({ id: deleting.id })}
       />
     </>
+  );
+}
+
+/** The endpoint's last 7 days: how many attempts failed. */
+function ErrorRate({ attempts, failed }: { attempts: number; failed: number }) {
+  if (attempts === 0) return <p className="text-xs text-slate-600" data-testid="error-rate">No deliveries in the last 7 days.</p>;
+  const rate = Math.round((failed / attempts) * 1000) / 10;
+  return (
+    <p className={failed > 0 ? "text-xs text-red-700" : "text-xs text-slate-600"} data-testid="error-rate">
+      Last 7 days: {rate}% of {attempts} {attempts === 1 ? "attempt" : "attempts"} failed.
+    </p>
   );
 }
