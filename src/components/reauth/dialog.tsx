@@ -13,9 +13,9 @@ import { Field, FormError, Input } from "@/components/ui/field";
 import { z } from "@/lib/messages";
 import { errorInfo, useTRPC } from "@/trpc/react";
 
-const Password = z.object({ password: z.string().min(1, "Enter your password").max(128) });
+const Password = z.object({ value: z.string().min(1, "Enter your password").max(128) });
 const Code = z.object({
-  code: z
+  value: z
     .string()
     .trim()
     .regex(/^(\d{6}|[A-Za-z0-9]{5}-[A-Za-z0-9]{5})$/, "Enter the 6-digit code from your app, or a backup code"),
@@ -42,53 +42,72 @@ export function ReauthDialog({
       title="Confirm it's you"
       description="This change needs your password or a two-factor code from the last 10 minutes. You will not be asked again for 10 minutes."
     >
-      {withCode ? (
-        <CodeForm key="code" onConfirmed={onConfirmed} onCancel={onCancel} usePassword={() => setWithCode(false)} />
-      ) : (
-        <PasswordForm
-          key="password"
-          email={email}
-          onConfirmed={onConfirmed}
-          onCancel={onCancel}
-          useCode={twoFactor ? () => setWithCode(true) : undefined}
-        />
-      )}
+      <ConfirmForm
+        key={withCode ? "code" : "password"}
+        way={withCode ? "code" : "password"}
+        email={email}
+        onConfirmed={onConfirmed}
+        onCancel={onCancel}
+        switchWay={twoFactor ? () => setWithCode(!withCode) : undefined}
+      />
     </Dialog>
   );
 }
 
-function useReauthenticate() {
-  const trpc = useTRPC();
-  return useMutation(trpc.profile.reauthenticate.mutationOptions());
-}
+/** How each way of confirming is asked for. */
+const WAYS = {
+  password: {
+    schema: Password,
+    label: "Password",
+    input: { type: "password", autoComplete: "current-password" },
+    other: "Use a code from your authenticator app instead",
+  },
+  code: {
+    schema: Code,
+    label: "Code from your app or a backup code",
+    input: { type: "text", autoComplete: "one-time-code" },
+    other: "Use your password instead",
+  },
+} as const;
 
-function PasswordForm({
+type Way = keyof typeof WAYS;
+
+function ConfirmForm({
+  way,
   email,
   onConfirmed,
   onCancel,
-  useCode,
+  switchWay,
 }: {
+  way: Way;
   email: string;
   onConfirmed: () => void;
   onCancel: () => void;
-  useCode?: () => void;
+  /** The other way, when there is one (a code only with two-factor on). */
+  switchWay?: () => void;
 }) {
-  const confirm = useReauthenticate();
+  const trpc = useTRPC();
+  const confirm = useMutation(trpc.profile.reauthenticate.mutationOptions());
+  const spec = WAYS[way];
+  const id = `reauth-${way}`;
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(Password), defaultValues: { password: "" } });
+  const form = useForm<{ value: string }>({
+    resolver: zodResolver(spec.schema as typeof Password),
+    defaultValues: { value: "" },
+  });
   const { errors, isSubmitting } = form.formState;
   const { setFocus } = form;
-  useEffect(() => setFocus("password"), [setFocus]);
+  useEffect(() => setFocus("value"), [setFocus]);
 
-  const onSubmit = form.handleSubmit(async ({ password }) => {
+  const onSubmit = form.handleSubmit(async ({ value }) => {
     setFormError(null);
     try {
-      await confirm.mutateAsync({ password });
+      await confirm.mutateAsync(way === "password" ? { password: value } : { code: value });
       onConfirmed();
     } catch (err) {
       const info = errorInfo(err);
-      const field = info.fieldErrors.find((e) => e.path === "password");
-      if (field) form.setError("password", { message: field.message });
+      const field = info.fieldErrors.find((e) => e.path === way);
+      if (field) form.setError("value", { message: field.message });
       else setFormError(info.message);
     }
   });
@@ -96,71 +115,21 @@ function PasswordForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <FormError message={formError} />
-      <input type="email" name="username" autoComplete="username" hidden readOnly value={email} />
-      <Field id="reauth-password" label="Password" error={errors.password?.message}>
+      {way === "password" && <input type="email" name="username" autoComplete="username" hidden readOnly value={email} />}
+      <Field id={id} label={spec.label} error={errors.value?.message}>
         <Input
-          id="reauth-password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={!!errors.password}
-          aria-describedby={errors.password ? "reauth-password-error" : undefined}
-          {...form.register("password")}
+          id={id}
+          {...spec.input}
+          aria-invalid={!!errors.value}
+          aria-describedby={errors.value ? `${id}-error` : undefined}
+          {...form.register("value")}
         />
       </Field>
-      {useCode && (
-        <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={useCode}>
-          Use a code from your authenticator app instead
+      {switchWay && (
+        <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={switchWay}>
+          {spec.other}
         </button>
       )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={isSubmitting}>
-          Confirm
-        </Button>
-      </div>
-    </form>
-  );
-}
-
-function CodeForm({ onConfirmed, onCancel, usePassword }: { onConfirmed: () => void; onCancel: () => void; usePassword: () => void }) {
-  const confirm = useReauthenticate();
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(Code), defaultValues: { code: "" } });
-  const { errors, isSubmitting } = form.formState;
-  const { setFocus } = form;
-  useEffect(() => setFocus("code"), [setFocus]);
-
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setFormError(null);
-    try {
-      await confirm.mutateAsync({ code });
-      onConfirmed();
-    } catch (err) {
-      const info = errorInfo(err);
-      const field = info.fieldErrors.find((e) => e.path === "code");
-      if (field) form.setError("code", { message: field.message });
-      else setFormError(info.message);
-    }
-  });
-
-  return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
-      <FormError message={formError} />
-      <Field id="reauth-code" label="Code from your app or a backup code" error={errors.code?.message}>
-        <Input
-          id="reauth-code"
-          inputMode="text"
-          autoComplete="one-time-code"
-          aria-invalid={!!errors.code}
-          aria-describedby={errors.code ? "reauth-code-error" : undefined}
-          {...form.register("code")}
-        />
-      </Field>
-      <button type="button" className="text-sm font-medium text-brand-700 hover:underline" onClick={usePassword}>
-        Use your password instead
-      </button>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button type="button" variant="secondary" onClick={onCancel}>
           Cancel
