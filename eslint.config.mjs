@@ -42,6 +42,7 @@ const config = [
       ".next/**",
       ".next-*/**",
       "src/generated/**",
+      "src/client/schema.d.ts",
       "test-results/**",
       "playwright-report/**",
       "next-env.d.ts",

@@ -10,6 +10,7 @@
 // A receiver that fails is reported, not retried (read the event back with
 // GET /api/v1/events/{id}). Ctrl-C ends it.
 import { parseArgs } from "node:util";
+import { createCoverdeskClient } from "@/client";
 import { generateWebhookSecret, signatureHeaders } from "@/server/webhooks/signing";
 
 const { values } = parseArgs({
@@ -36,6 +37,7 @@ try {
   usage("--forward-to and --api-url must be absolute URLs (http://localhost:4000/webhooks)");
 }
 const secret = values.secret ?? generateWebhookSecret();
+const coverdesk = createCoverdeskClient({ apiKey, apiUrl });
 
 const now = () => new Date().toISOString().slice(11, 19);
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -72,24 +74,21 @@ async function forward(id: string, type: string, body: string): Promise<void> {
 /** One connection: forwards every event until the stream ends. Throws on a refusal the key cannot get past. */
 async function connect(): Promise<void> {
   current = new AbortController();
-  const res = await fetch(`${apiUrl}/api/v1/events/stream`, {
-    headers: {
-      Authorization: `Bearer ${apiKey}`,
-      Accept: "text/event-stream",
-      ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}),
-    },
+  // The typed client (src/client): the stream's path and refusals are the OpenAPI document's.
+  const { data: stream, error, response } = await coverdesk.GET("/events/stream", {
+    parseAs: "stream",
+    headers: { Accept: "text/event-stream", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
     signal: current.signal,
   });
-  if (res.status === 401 || res.status === 403) {
-    const problem = (await res.json().catch(() => ({}))) as { detail?: string };
-    throw Object.assign(new Error(`the API refused the key (${res.status}): ${problem.detail ?? ""}`), { fatal: true });
+  if (response.status === 401 || response.status === 403) {
+    throw Object.assign(new Error(`the API refused the key (${response.status}): ${error?.detail ?? ""}`), { fatal: true });
   }
-  if (!res.ok || !res.body) throw new Error(`the stream answered ${res.status}`);
+  if (!response.ok || !stream) throw new Error(`the stream answered ${response.status}`);
   say(`${now()}  connected to ${apiUrl}${lastEventId ? ` (resuming after ${lastEventId})` : ""}`);
 
   const decoder = new TextDecoder();
   let buffer = "";
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
     let end: number;
     while ((end = buffer.indexOf("\n\n")) >= 0) {

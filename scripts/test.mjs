@@ -17,7 +17,7 @@ process.env.E2E_BUILT = "1";
 // No full-page screenshots of every checked page (E2E_SCREENSHOTS=1 npm test takes them, as `npm run test:e2e` does).
 process.env.E2E_SCREENSHOTS ??= "0";
 const phases = [
-  { name: "typecheck + lint", commands: ["npm run -s typecheck", "npm run -s lint"] },
+  { name: "typecheck + lint", commands: ["npm run -s typecheck", "npm run -s lint", "npm run -s client:check"] },
   { name: "unit (vitest)", commands: ["npm run -s test:unit"] },
   { name: "build", commands: ["npm run -s build"] },
   ...(postgres
