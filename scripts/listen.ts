@@ -75,7 +75,11 @@ async function forward(id: string, type: string, body: string): Promise<void> {
 async function connect(): Promise<void> {
   current = new AbortController();
   // The typed client (src/client): the stream's path and refusals are the OpenAPI document's.
-  const { data: stream, error, response } = await coverdesk.GET("/events/stream", {
+  const {
+    data: stream,
+    error,
+    response,
+  } = await coverdesk.GET("/events/stream", {
     parseAs: "stream",
     headers: { Accept: "text/event-stream", ...(lastEventId ? { "Last-Event-ID": lastEventId } : {}) },
     signal: current.signal,
