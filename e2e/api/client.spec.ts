@@ -41,7 +41,7 @@ test("create, read, list, refusals and an idempotent retry through the typed cli
   expect([theirs.response.status, theirs.error?.code]).toEqual([404, "not_found"]);
   const readOnly = createCoverdeskClient({ apiKey: t.readKey, apiUrl: BASE_URL });
   const refused = await readOnly.POST("/business/policies", { body });
-  expect([refused.response.status, refused.error?.code]).toEqual([403, "forbidden"]);
+  expect([refused.response.status, refused.error?.code]).toEqual([403, "insufficient_permissions"]);
   const stranger = createCoverdeskClient({ apiKey: `cd_live_${"0".repeat(32)}`, apiUrl: BASE_URL });
   const unknown = await stranger.GET("/business/policies");
   expect(unknown.response.status).toBe(401);
