@@ -2,7 +2,7 @@
 // `npm run listen`: each message is an event exactly as the events API and the
 // webhook delivery carry it; reconnecting with Last-Event-ID after 100 events
 // gets all of them, in order, none twice; a test key never sees live events; a
-// revoked key's stream ends; at most 5 streams per key. The CLI forwards the
+// revoked key's stream ends; at most 5 streams per key, across instances. The CLI forwards the
 // stream signed with the secret it prints, and after its connection is cut
 // (a proxy between it and the app) catches up on the 100 events it missed.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -12,7 +12,10 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { BASE_URL, unique } from "../support/api";
+import { secondInstance } from "../support/second-instance";
 import { createPolicyFor, ok, otherSide, startReceiver, tenantWithClients, type Tenant } from "./_helpers";
+
+const POSTGRES = process.env.E2E_DATABASE === "postgres";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -133,11 +136,18 @@ test("a test key's stream carries test events only; a revoked key's stream ends;
   expect(testStream.events()).toHaveLength(1);
   await testStream.close();
 
-  // Bounded: a sixth stream of one key is refused while five are open.
-  const five = await Promise.all(Array.from({ length: 5 }, () => openStream(t.readKey)));
+  // Bounded across instances: on PostgreSQL three streams on the first instance and two on the second fill the
+  // key's five places, and a sixth is refused on either.
+  const second = POSTGRES ? secondInstance() : null;
+  await second?.start();
+  const bases = [BASE_URL, BASE_URL, BASE_URL, second?.base ?? BASE_URL, second?.base ?? BASE_URL];
+  const five = await Promise.all(bases.map((base) => openStream(t.readKey, undefined, base)));
   expect(five.map((s) => s.res.status)).toEqual([200, 200, 200, 200, 200]);
-  const sixth = await fetch(`${BASE_URL}/api/v1/events/stream`, { headers: { Authorization: `Bearer ${t.readKey}` } });
-  expect(sixth.status).toBe(429);
+  for (const base of new Set(bases)) {
+    const sixth = await fetch(`${base}/api/v1/events/stream`, { headers: { Authorization: `Bearer ${t.readKey}` } });
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get("retry-after")).toBe("5");
+  }
   await Promise.all(five.map((s) => s.close()));
 
   // Revoked: the stream ends by itself (key cache + a heartbeat), saying why. The five's places come back as the

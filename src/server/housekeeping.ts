@@ -1,5 +1,5 @@
 // Rows that only matter for a while: events (30 days), idempotency records (24 h), rate-limit
-// windows (a minute), the policyholder portal's codes and sessions once expired, and sent mail tasks (kept 30 days to answer "did the
+// windows (a minute), event streams' places once expired (a crashed instance's), the policyholder portal's codes and sessions once expired, and sent mail tasks (kept 30 days to answer "did the
 // mail go out?"). Swept now and then by the job runner (src/server/jobs). Mail tasks that
 // were given up are kept: their lastError is what someone will look for.
 import { EVENT_RETENTION_DAYS } from "@/lib/schemas/events";
@@ -12,12 +12,24 @@ const EVENT_SWEEP_BATCH = 5_000;
 
 export async function sweepExpiredRows(
   now = new Date(),
-): Promise<{ idempotencyKeys: number; rateLimitWindows: number; mailTasks: number; portal: number; events: number }> {
-  const [idempotencyKeys, rateLimitWindows, mailTasks, codes, sessions, events] = await Promise.all([
+): Promise<{
+  idempotencyKeys: number;
+  rateLimitWindows: number;
+  mailTasks: number;
+  portal: number;
+  events: number;
+  streamLeases: number;
+}> {
+  const [idempotencyKeys, rateLimitWindows, mailTasks, codes, sessions, events, streamLeases] = await Promise.all([
     db.idempotencyKey.deleteMany({ where: { expiresAt: { lt: now } } }),
     db.rateLimitWindow.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - 3_600_000) } } }),
     db.mailTask.deleteMany({
-      where: { OR: [{ sentAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } }, { failedAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } }] },
+      where: {
+        OR: [
+          { sentAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } },
+          { failedAt: { lt: new Date(now.getTime() - MAIL_KEPT_MS) } },
+        ],
+      },
     }),
     db.portalCode.deleteMany({ where: { expiresAt: { lt: now } } }),
     db.portalSession.deleteMany({ where: { expiresAt: { lt: now } } }),
@@ -25,6 +37,7 @@ export async function sweepExpiredRows(
     db.$executeRaw`
       DELETE FROM event WHERE id IN (
         SELECT id FROM event WHERE "dispatchedAt" < ${new Date(now.getTime() - EVENTS_KEPT_MS)} LIMIT ${EVENT_SWEEP_BATCH})`,
+    db.eventStreamLease.deleteMany({ where: { expiresAt: { lt: now } } }),
   ]);
   return {
     idempotencyKeys: idempotencyKeys.count,
@@ -32,5 +45,6 @@ export async function sweepExpiredRows(
     mailTasks: mailTasks.count,
     portal: codes.count + sessions.count,
     events,
+    streamLeases: streamLeases.count,
   };
 }

@@ -10,8 +10,11 @@
 // while a job runner here LISTENs on PostgreSQL); a heartbeat comment every
 // EVENTS_STREAM_HEARTBEAT_MS keeps proxies from closing an idle stream, and
 // re-checks the key there (a revoked key's stream ends within the key cache
-// time plus a heartbeat). At most EVENTS_STREAM_PER_KEY streams per key in
-// one process (429 beyond). A shutdown ends the streams (clients reconnect).
+// time plus a heartbeat). At most EVENTS_STREAM_PER_KEY streams per key across
+// every instance (429 beyond): each open stream holds a lease row, renewed at
+// each heartbeat and deleted at its end (a crashed instance's expire after
+// three heartbeats). A shutdown ends the streams (clients reconnect).
+import { createId } from "@paralleldrive/cuid2";
 import { EVENT_TYPES } from "@/lib/enums";
 import type { AuthenticatedKey } from "@/server/api-keys/service";
 import { authenticateApiKey, keyActor } from "@/server/api-keys/service";
@@ -29,7 +32,32 @@ const LOOKBACK_MS = 10_000;
 const BATCH = 200;
 const SEEN_MAX = 5_000;
 
-const open = new Map<string, number>();
+/** A stream's lease outlives three heartbeats (at least 3 s): a crashed instance's places come back then. */
+const leaseMs = () => Math.max(3 * env.EVENTS_STREAM_HEARTBEAT_MS, 3_000);
+
+/**
+ * Takes one of the key's places, or refuses (429) when every place is held by a
+ * live stream on any instance. The key's places are counted and taken under one
+ * transaction lock, so two instances cannot both take the last one.
+ */
+async function takePlace(apiKeyId: string): Promise<string> {
+  const id = createId();
+  const taken = await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`event-stream\n${apiKeyId}`}, 0))`;
+    const now = new Date();
+    await tx.eventStreamLease.deleteMany({ where: { apiKeyId, expiresAt: { lte: now } } });
+    const held = await tx.eventStreamLease.count({ where: { apiKeyId } });
+    if (held >= env.EVENTS_STREAM_PER_KEY) return false;
+    await tx.eventStreamLease.create({ data: { id, apiKeyId, expiresAt: new Date(now.getTime() + leaseMs()) } });
+    return true;
+  });
+  if (!taken) {
+    throw new AppError("rate_limited", `At most ${env.EVENTS_STREAM_PER_KEY} event streams at once per key`, {
+      retryAfterSeconds: 5,
+    });
+  }
+  return id;
+}
 
 interface Row {
   id: string;
@@ -67,7 +95,11 @@ export async function eventStream(request: Request, key: AuthenticatedKey): Prom
     cursor = { at: last.createdAt, id: last.id };
     // What the client had: the events up to and including that one within the look-back.
     const before = await db.event.findMany({
-      where: { organizationId, type: { in: PUBLIC_TYPES }, createdAt: { gte: new Date(last.createdAt.getTime() - LOOKBACK_MS), lte: last.createdAt } },
+      where: {
+        organizationId,
+        type: { in: PUBLIC_TYPES },
+        createdAt: { gte: new Date(last.createdAt.getTime() - LOOKBACK_MS), lte: last.createdAt },
+      },
       select: { id: true, createdAt: true },
     });
     for (const e of before) if (e.createdAt < last.createdAt || e.id <= last.id) markSeen(e.id);
@@ -77,11 +109,7 @@ export async function eventStream(request: Request, key: AuthenticatedKey): Prom
   // Without Last-Event-ID nothing before the connection is sent.
   const floor = lastId ? null : cursor.at;
 
-  const count = open.get(key.id) ?? 0;
-  if (count >= env.EVENTS_STREAM_PER_KEY) {
-    throw new AppError("rate_limited", `At most ${env.EVENTS_STREAM_PER_KEY} event streams at once per key`, { retryAfterSeconds: 5 });
-  }
-  open.set(key.id, count + 1);
+  const place = await takePlace(key.id);
 
   const encoder = new TextEncoder();
   let closed = false;
@@ -96,9 +124,7 @@ export async function eventStream(request: Request, key: AuthenticatedKey): Prom
     closed = true;
     unsubscribe();
     wakeUp?.();
-    const n = (open.get(key.id) ?? 1) - 1;
-    if (n <= 0) open.delete(key.id);
-    else open.set(key.id, n);
+    db.eventStreamLease.delete({ where: { id: place } }).catch(() => undefined); // gone already: it expired
   };
 
   /** The events after the cursor not sent yet, oldest first (a batch at most). */
@@ -136,13 +162,17 @@ export async function eventStream(request: Request, key: AuthenticatedKey): Prom
             lastBeat = Date.now();
             // The key still works (revoked: the stream ends), and the connection is kept warm.
             await authenticateApiKey(presented);
+            await db.eventStreamLease.updateMany({ where: { id: place }, data: { expiresAt: new Date(Date.now() + leaseMs()) } });
             send(": heartbeat\n\n");
             // A runner elsewhere may not reach this process: read again at each heartbeat anyway.
             pending = true;
           }
           if (!pending && !closed) {
             await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, Math.min(1_000, Math.max(0, env.EVENTS_STREAM_HEARTBEAT_MS - (Date.now() - lastBeat))));
+              const timer = setTimeout(
+                resolve,
+                Math.min(1_000, Math.max(0, env.EVENTS_STREAM_HEARTBEAT_MS - (Date.now() - lastBeat))),
+              );
               wakeUp = () => {
                 clearTimeout(timer);
                 resolve();
