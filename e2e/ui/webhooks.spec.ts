@@ -290,7 +290,9 @@ test("the webhooks page works at phone width: the delivery log is a card per eve
   expect(await clippedElements(list)).toEqual([]);
   await noHorizontalOverflow(page, 390);
 
-  await checkPage(page, "webhooks-log-card-open", attempts.nth(1));
+  // Judged and shot at both widths (an open row of the table at 1280 px), then back to the phone.
+  await checkPage(page, "webhooks-log-event-open", log.getByRole("list", { name: "Attempts" }).getByRole("listitem").nth(1));
+  await page.setViewportSize({ width: 390, height: 844 });
 
   // The delivery's details: the signed request, wrapped, not clipped.
   await attempts.nth(1).getByRole("button", { name: "Details of attempt 2" }).click();

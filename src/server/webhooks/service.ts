@@ -272,8 +272,10 @@ export async function listDeliveryGroups(actor: Actor, query: ListDeliveriesQuer
       ${query.status ? Prisma.sql`AND d.status = ${query.status}` : Prisma.empty}
       ${
         after
-          ? Prisma.sql`AND (d."createdAt" < ${after.createdAt.toISOString()}::timestamp
-              OR (d."createdAt" = ${after.createdAt.toISOString()}::timestamp AND d.id < ${after.id}))`
+          ? // The first condition bounds the index scan; the second is the position.
+            Prisma.sql`AND d."createdAt" <= ${after.createdAt.toISOString()}::timestamp
+              AND (d."createdAt" < ${after.createdAt.toISOString()}::timestamp
+                OR (d."createdAt" = ${after.createdAt.toISOString()}::timestamp AND d.id < ${after.id}))`
           : Prisma.empty
       }
       AND NOT EXISTS (

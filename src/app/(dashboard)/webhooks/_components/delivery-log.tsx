@@ -114,8 +114,12 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
                   aria-hidden
                 />
                 <span className="min-w-0">
-                  <span className="block font-mono text-xs font-medium text-slate-900 [overflow-wrap:anywhere]">{g.event}</span>
-                  <span className="block font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere]">{g.eventId}</span>
+                  <span className="block font-mono text-xs font-medium text-slate-900 [overflow-wrap:anywhere] md:whitespace-nowrap">
+                    {g.event}
+                  </span>
+                  <span className="block font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere] md:whitespace-nowrap">
+                    {g.eventId}
+                  </span>
                 </span>
               </button>
             ),
@@ -151,7 +155,7 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
           },
           {
             header: "Actions",
-            className: "text-right",
+            className: "text-right md:whitespace-nowrap",
             cell: (g) => (
               <Button variant="secondary" size="sm" onClick={() => setOpen(g.latest.id)}>
                 Details
