@@ -1,8 +1,10 @@
 // The webhooks page: add an endpoint (a receiver this spec runs on
 // 127.0.0.1), keep its secret, send a test event and find it in the delivery
-// log with its signed request, retry it, disable and enable, edit it, roll its
-// secret (the next delivery verifies with both), delete. And the
-// same page at phone width, where the delivery log is a card per attempt.
+// log — a row per event and endpoint, its attempts inside — with its signed
+// request (the JSON indented), retry it, disable and enable, edit it, roll its
+// secret (the next delivery verifies with both), delete. And the same page at
+// phone width, where the delivery log is a card per event, filtered by the
+// outcome of its latest attempt.
 // Each state is checked at 1280 and 390 px (axe, no sideways scroll) and shot
 // (checkPage). Needs WEBHOOK_ALLOW_PRIVATE_URLS=true on the app.
 import crypto from "node:crypto";
@@ -92,24 +94,41 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   expect(body.type).toBe("ping");
   expect(ping.headers["x-coverdesk-signature"]).toBe(crypto.createHmac("sha256", secret).update(ping.body).digest("hex"));
 
+  // One row per event and endpoint: the latest attempt's outcome and time, how many attempts.
   const log = page.getByRole("region", { name: "Delivery log" });
   const pingRow = log.getByRole("row").filter({ hasText: "ping" });
   await expect(pingRow).toHaveCount(1);
-  await expect(pingRow).toContainText("attempt 1");
+  await expect(pingRow).toContainText(body.id);
   await expect(pingRow).toContainText("succeeded");
   await expect(pingRow).toContainText("HTTP 200");
   await expect(pingRow).toContainText(rx.url);
+  await expect(pingRow.getByRole("cell").nth(3)).toHaveText("1");
   // Ready at both widths: the event, a button in the table row or heading the card.
   await checkPage(page, "webhooks-log", log.getByRole("button", { name: /ping/ }).first());
 
-  // The attempt's details: the signed request as sent.
-  await pingRow.getByRole("button", { name: "Details" }).click();
+  // Its attempts open from the keyboard, inside the log.
+  const disclosure = pingRow.getByRole("button", { name: /ping/ });
+  await expect(disclosure).toHaveAttribute("aria-expanded", "false");
+  await expect(log.getByRole("list", { name: "Attempts" })).toHaveCount(0);
+  await disclosure.focus();
+  await page.keyboard.press("Enter");
+  await expect(disclosure).toHaveAttribute("aria-expanded", "true");
+  const logAttempts = log.getByRole("list", { name: "Attempts" }).getByRole("listitem");
+  await expect(logAttempts).toHaveCount(1);
+  await expect(logAttempts.first()).toContainText("#1");
+  await expect(logAttempts.first()).toContainText("succeeded");
+  await expect(logAttempts.first()).toContainText("HTTP 200");
+  await checkPage(page, "webhooks-log-open", logAttempts.first());
+
+  // The attempt's details: the signed request as sent, its JSON indented.
+  await logAttempts.first().getByRole("button", { name: "Details of attempt 1" }).click();
   const detail = page.getByRole("dialog", { name: "Delivery" });
   await expect(detail).toContainText(`ping → ${rx.url}`);
   await expect(detail).toContainText(`webhook-id: ${body.id}`);
   await expect(detail).toContainText(`webhook-signature: ${ping.headers["webhook-signature"]}`);
   await expect(detail).toContainText(`X-Coverdesk-Signature: ${ping.headers["x-coverdesk-signature"]}`);
-  await expect(detail).toContainText(ping.body);
+  expect(await detail.getByLabel("Request body").textContent()).toBe(JSON.stringify(JSON.parse(ping.body), null, 2));
+  await expect(detail.getByLabel(/^Response/)).toHaveText("ok"); // not JSON: as it came
   const attempts = detail.getByRole("list", { name: "Attempts" }).getByRole("listitem");
   await expect(attempts).toHaveCount(1);
   await checkPage(page, "webhooks-detail", detail.getByRole("list", { name: "Attempts" }));
@@ -123,8 +142,15 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   await expect(attempts.nth(1)).toContainText("succeeded");
   expect(rx.requests.map((r) => r.headers["webhook-id"])).toEqual([body.id, body.id]);
   await detail.getByRole("button", { name: "Close" }).click();
-  await expect(log.getByRole("row").filter({ hasText: "attempt 2" })).toContainText("succeeded");
-  await expect(log.getByRole("row").filter({ hasText: "ping" })).toHaveCount(2);
+  // Still one row for the event, now of two attempts; it stays open while the log refreshes.
+  await expect(pingRow).toHaveCount(1);
+  await expect(pingRow.getByRole("cell").nth(3)).toHaveText("2");
+  await expect(logAttempts).toHaveCount(2);
+  await expect(logAttempts.nth(1)).toContainText("#2");
+  await expect(logAttempts.nth(1)).toContainText("succeeded");
+  await disclosure.click();
+  await expect(disclosure).toHaveAttribute("aria-expanded", "false");
+  await expect(log.getByRole("list", { name: "Attempts" })).toHaveCount(0);
 
   // The business's own switch.
   await row.getByRole("button", { name: "Disable" }).click();
@@ -163,7 +189,9 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   await moved.getByRole("button", { name: "Send test event" }).click();
   const [overlapping] = await rx2.waitFor(1);
   for (const key of [secret, newSecret]) new StandardWebhook(key).verify(overlapping!.body, overlapping!.headers);
-  expect(overlapping!.headers["x-coverdesk-signature"]).toBe(crypto.createHmac("sha256", newSecret).update(overlapping!.body).digest("hex"));
+  expect(overlapping!.headers["x-coverdesk-signature"]).toBe(
+    crypto.createHmac("sha256", newSecret).update(overlapping!.body).digest("hex"),
+  );
 
   // Delete asks first; cancelling keeps it.
   await moved.getByRole("button", { name: "Delete" }).click();
@@ -182,8 +210,13 @@ test("add a webhook, send a test event, see it in the log, retry, disable, delet
   expect(rx.requests).toHaveLength(2);
 });
 
-test("the webhooks page works at phone width: the delivery log is a card per attempt, every field shown", async ({ page }) => {
-  const rx = await startReceiver();
+test("the webhooks page works at phone width: the delivery log is a card per event, every field shown", async ({ page }) => {
+  // The first attempt is refused with a JSON answer, the next ones arrive.
+  const rx = await startReceiver((n) =>
+    n === 1
+      ? { status: 500, headers: { "Content-Type": "application/json" }, body: '{"error":"database down","retry":true}' }
+      : { status: 200, body: "ok" },
+  );
   receivers.push(rx);
   await page.setViewportSize({ width: 390, height: 844 });
   await signUpAndOpenWebhooks(page, { phone: true });
@@ -195,29 +228,61 @@ test("the webhooks page works at phone width: the delivery log is a card per att
 
   const row = page.getByTestId("webhook-row").filter({ hasText: rx.url });
   await row.getByRole("button", { name: "Send test event" }).click();
-  await expect(page.getByText("Test event delivered (HTTP 200)")).toBeVisible();
+  await expect(page.getByText("Test event failed: HTTP 500")).toBeVisible();
 
-  // No table at this width: a list with one card per attempt, each field under its label.
+  // No table at this width: a list with one card per event, each field under its label.
   const log = page.getByRole("region", { name: "Delivery log" });
   await expect(log.getByRole("table")).toHaveCount(0);
   const list = log.getByRole("list", { name: "Deliveries" });
-  const card = list.getByRole("listitem").filter({ hasText: "ping" });
+  const card = list.getByTestId("delivery-group").filter({ hasText: "ping" });
   await expect(card).toHaveCount(1);
-  await expect(card.getByRole("button", { name: /ping/ })).toContainText("attempt 1");
+  const field = (label: string) =>
+    card
+      .locator("dl > div")
+      .filter({ has: page.locator("dt", { hasText: label }) })
+      .locator("dd");
+  await expect(field("Result")).toContainText("failed");
+
+  // The failed attempt's details: the receiver's JSON answer, indented.
+  await card.getByRole("button", { name: "Details", exact: true }).click();
+  const detail = page.getByRole("dialog", { name: "Delivery" });
+  await expect(detail.getByLabel(/^Response/)).toBeVisible();
+  expect(await detail.getByLabel(/^Response/).textContent()).toBe('{\n  "error": "database down",\n  "retry": true\n}');
+  expect(await detail.getByLabel("Request body").textContent()).toMatch(/^\{\n {2}"id": "evt_/);
+  await detail.getByRole("button", { name: "Retry now" }).click();
+  await expect(page.getByText("Delivered", { exact: true })).toBeVisible();
+  await detail.getByRole("button", { name: "Close" }).click();
+
+  // The outcome filter goes by the latest attempt: delivered now, though the first attempt failed.
+  await expect(field("Attempts")).toHaveText("2");
+  await log.getByLabel("Outcome").selectOption("failed");
+  await expect(log.getByText("No deliveries match these filters")).toBeVisible();
+  await log.getByLabel("Outcome").selectOption("succeeded");
+  await expect(card).toHaveCount(1);
+
+  await card.getByRole("button", { name: /ping/ }).click();
+  const attempts = card.getByRole("list", { name: "Attempts" }).getByRole("listitem");
+  await expect(attempts).toHaveCount(2);
+  await expect(attempts.nth(0)).toContainText("#1");
+  await expect(attempts.nth(0)).toContainText("failed");
+  await expect(attempts.nth(0)).toContainText("HTTP 500");
+  await expect(attempts.nth(1)).toContainText("#2");
+  await expect(attempts.nth(1)).toContainText("succeeded");
+  await expect(attempts.nth(1).getByRole("button", { name: "Details of attempt 2" })).toBeVisible();
   for (const [label, value] of [
     ["Endpoint", rx.url],
     ["Result", "succeeded"],
     ["Result", "HTTP 200"],
+    ["Attempts", "2"],
     ["Time", /\d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/],
   ] as const) {
-    const field = card.locator("dl > div").filter({ has: page.locator("dt", { hasText: label }) });
-    await expect(field.locator("dd"), label).toContainText(value);
-    await expect(field.locator("dd"), label).toBeVisible();
+    await expect(field(label), label).toContainText(value);
+    await expect(field(label), label).toBeVisible();
   }
-  await expect(card.getByRole("button", { name: "Details" })).toBeVisible();
-  // Every field lies inside the card, nothing is cut off, nothing scrolls sideways.
+  await expect(card.getByRole("button", { name: "Details", exact: true })).toBeVisible();
+  // Every field and attempt lies inside the card, nothing is cut off, nothing scrolls sideways.
   const cardBox = (await card.boundingBox())!;
-  for (const dd of await card.locator("dd").all()) {
+  for (const dd of [...(await card.locator("dd").all()), ...(await attempts.all())]) {
     const b = (await dd.boundingBox())!;
     expect(b.x).toBeGreaterThanOrEqual(cardBox.x);
     expect(b.x + b.width).toBeLessThanOrEqual(cardBox.x + cardBox.width + 1);
@@ -225,9 +290,12 @@ test("the webhooks page works at phone width: the delivery log is a card per att
   expect(await clippedElements(list)).toEqual([]);
   await noHorizontalOverflow(page, 390);
 
+  // Judged and shot at both widths (an open row of the table at 1280 px), then back to the phone.
+  await checkPage(page, "webhooks-log-event-open", log.getByRole("list", { name: "Attempts" }).getByRole("listitem").nth(1));
+  await page.setViewportSize({ width: 390, height: 844 });
+
   // The delivery's details: the signed request, wrapped, not clipped.
-  await card.getByRole("button", { name: "Details" }).click();
-  const detail = page.getByRole("dialog", { name: "Delivery" });
+  await attempts.nth(1).getByRole("button", { name: "Details of attempt 2" }).click();
   await expect(detail).toContainText("webhook-signature: v1,");
   await expect(detail).toContainText(rx.url);
   expect(await clippedElements(detail)).toEqual([]);

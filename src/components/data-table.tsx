@@ -20,6 +20,7 @@ export function DataTable<T>({
   empty,
   label,
   testId,
+  expanded,
 }: {
   query: UseInfiniteQueryResult<InfiniteData<{ data: T[]; nextCursor: string | null }>, unknown>;
   /** The first column names the row: it heads each card on narrow screens. */
@@ -28,6 +29,8 @@ export function DataTable<T>({
   empty: { title: string; description?: string; icon?: ReactNode; action?: ReactNode };
   label: string;
   testId?: string;
+  /** What an open row shows below it (null: nothing). */
+  expanded?: (row: T) => ReactNode;
 }) {
   const rows = query.data?.pages.flatMap((p) => p.data) ?? [];
   return (
@@ -43,7 +46,7 @@ export function DataTable<T>({
       ) : rows.length === 0 ? (
         <EmptyState {...empty} />
       ) : (
-        <ResponsiveTable label={label} rows={rows} columns={columns} rowKey={rowKey} testId={testId} />
+        <ResponsiveTable label={label} rows={rows} columns={columns} rowKey={rowKey} testId={testId} expanded={expanded} />
       )}
       {query.hasNextPage && (
         <div className="border-t border-slate-200 p-4 text-center">

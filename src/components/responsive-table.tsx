@@ -2,7 +2,7 @@
 
 // A table on wide screens; on narrow ones each row becomes a card listing
 // every field with its header, so nothing is cut off or scrolled sideways.
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { cn } from "@/lib/cn";
 
 export interface Column<T> {
@@ -22,6 +22,7 @@ export function ResponsiveTable<T>({
   columns,
   rowKey,
   testId,
+  expanded,
 }: {
   label: string;
   rows: T[];
@@ -29,6 +30,8 @@ export function ResponsiveTable<T>({
   columns: [Column<T>, ...Column<T>[]];
   rowKey: (row: T) => string;
   testId?: string;
+  /** What a row shows below it when open (null: nothing): a full-width table row, or the card's end. */
+  expanded?: (row: T) => ReactNode;
 }) {
   const [first, ...rest] = columns;
   return (
@@ -46,39 +49,55 @@ export function ResponsiveTable<T>({
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200">
-            {rows.map((row) => (
-              <tr key={rowKey(row)} className="hover:bg-slate-50" data-testid={testId}>
-                {columns.map((c) => (
-                  <td
-                    key={c.header}
-                    className={cn(
-                      "px-3 py-2.5 align-top",
-                      c.numeric ? "whitespace-nowrap text-right tabular-nums" : "[overflow-wrap:anywhere]",
-                      c.className,
-                    )}
-                  >
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
+            {rows.map((row) => {
+              const more = expanded?.(row);
+              return (
+                <Fragment key={rowKey(row)}>
+                  <tr className="hover:bg-slate-50" data-testid={testId}>
+                    {columns.map((c) => (
+                      <td
+                        key={c.header}
+                        className={cn(
+                          "px-3 py-2.5 align-top",
+                          c.numeric ? "whitespace-nowrap text-right tabular-nums" : "[overflow-wrap:anywhere]",
+                          c.className,
+                        )}
+                      >
+                        {c.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                  {more != null && (
+                    <tr className="bg-slate-50">
+                      <td colSpan={columns.length} className="px-3 py-3">
+                        {more}
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </div>
       <ul className="divide-y divide-slate-200 md:hidden" aria-label={label}>
-        {rows.map((row) => (
-          <li key={rowKey(row)} className="px-4 py-3" data-testid={testId}>
-            <div className="text-sm font-medium text-slate-900 [overflow-wrap:anywhere]">{first.cell(row)}</div>
-            <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
-              {rest.map((c) => (
-                <div key={c.header} className={cn("min-w-0", c.wide && "col-span-2")}>
-                  {c.header ? <dt className="text-xs text-slate-600">{c.header}</dt> : <dt className="sr-only">Actions</dt>}
-                  <dd className="tabular-nums text-slate-900 [overflow-wrap:anywhere]">{c.cell(row)}</dd>
-                </div>
-              ))}
-            </dl>
-          </li>
-        ))}
+        {rows.map((row) => {
+          const more = expanded?.(row);
+          return (
+            <li key={rowKey(row)} className="px-4 py-3" data-testid={testId}>
+              <div className="text-sm font-medium text-slate-900 [overflow-wrap:anywhere]">{first.cell(row)}</div>
+              <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
+                {rest.map((c) => (
+                  <div key={c.header} className={cn("min-w-0", c.wide && "col-span-2")}>
+                    {c.header ? <dt className="text-xs text-slate-600">{c.header}</dt> : <dt className="sr-only">Actions</dt>}
+                    <dd className="tabular-nums text-slate-900 [overflow-wrap:anywhere]">{c.cell(row)}</dd>
+                  </div>
+                ))}
+              </dl>
+              {more != null && <div className="mt-3">{more}</div>}
+            </li>
+          );
+        })}
       </ul>
     </>
   );

@@ -101,6 +101,27 @@ export const ListDeliveriesQuery = PageQuery.extend({
 });
 export type ListDeliveriesQuery = z.output<typeof ListDeliveriesQuery>;
 
+/**
+ * The delivery log by event, for the dashboard: one entry per event and
+ * endpoint, its latest attempt and its attempts (oldest first; at most the
+ * latest MAX_GROUP_ATTEMPTS of them, `attemptCount` counts all).
+ */
+export const WebhookDeliveryGroup = z.object({
+  webhookId: z.string(),
+  eventId: z.string(),
+  event: z.string(),
+  url: z.string(),
+  attemptCount: z.number().int(),
+  latest: WebhookDelivery,
+  attempts: z.array(WebhookDelivery),
+});
+export type WebhookDeliveryGroup = z.infer<typeof WebhookDeliveryGroup>;
+
+export const WebhookDeliveryGroupList = pageOf(WebhookDeliveryGroup, "WebhookDeliveryGroupList");
+
+/** The most attempts of one event shown in its group (the latest ones). */
+export const MAX_GROUP_ATTEMPTS = 50;
+
 /** The full attempt, for the dashboard's detail drawer, with every attempt at the same event. */
 export const WebhookDeliveryDetail = WebhookDelivery.extend({
   url: z.string(),

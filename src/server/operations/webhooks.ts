@@ -9,6 +9,7 @@ import {
   Webhook,
   WebhookDelivery,
   WebhookDeliveryDetail,
+  WebhookDeliveryGroupList,
   WebhookDeliveryList,
   WebhookList,
   WebhookStats,
@@ -20,6 +21,7 @@ import {
   deleteWebhook,
   getDelivery,
   listDeliveries,
+  listDeliveryGroups,
   listWebhooks,
   retryDelivery,
   rollWebhookSecret,
@@ -224,6 +226,17 @@ export const webhookOperations = [
     output: WebhookStats,
     dashboard: true,
     handler: ({ actor }) => webhookStats(actor),
+  }),
+  // The delivery log by event and endpoint, for the dashboard (the REST log lists attempts).
+  operation({
+    name: "webhooks.deliveryGroups",
+    auth: ["session"],
+    permission: "read",
+    kind: "query",
+    input: ListDeliveriesQuery,
+    output: WebhookDeliveryGroupList,
+    dashboard: true,
+    handler: ({ actor, input }) => listDeliveryGroups(actor, input),
   }),
   operation({
     name: "webhooks.delivery",

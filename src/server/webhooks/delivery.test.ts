@@ -30,12 +30,14 @@ import { CreatePolicyInput } from "@/lib/schemas/policies";
 import { createPolicy } from "@/server/policies/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { sendOnce } from "./deliver";
-import { CreateWebhookInput, type WebhookDelivery } from "@/lib/schemas/webhooks";
+import { CreateWebhookInput, ListDeliveriesQuery, type WebhookDelivery } from "@/lib/schemas/webhooks";
+import { ensureTestTwin } from "@/server/organizations/twin";
 import {
   createWebhook,
   deleteWebhook,
   getDelivery,
   listDeliveries,
+  listDeliveryGroups,
   retryDelivery,
   sendTestEvent,
   setWebhookStatus,
@@ -606,6 +608,119 @@ describe("test events and manual retries", () => {
     const ping = await sendTestEvent(actor, webhook.id);
     expect(ping).toMatchObject({ status: "failed", responseStatus: 410 });
     expect((await db.webhook.findUniqueOrThrow({ where: { id: webhook.id } })).status).toBe("disabled");
+  });
+});
+
+describe("the delivery log by event (the dashboard's view)", () => {
+  /** The groups of one page, as [event, attempts, latest attempt's number and outcome]. */
+  const groupsOf = async (actor: Actor, q: Record<string, string> = {}) =>
+    (await listDeliveryGroups(actor, ListDeliveriesQuery.parse(q))).data;
+
+  it("one entry per event and endpoint, its attempts inside; filters and the outcome are the latest attempt's; paged stably", async () => {
+    const { actor, claim } = await shop();
+    // Claims about a burst pipe are never taken (503, until the schedule ends); any other fails once, then arrives.
+    const seen = new Map<string, number>();
+    const rx = await receiver((n) => {
+      const body = json(rx.requests[n - 1]!);
+      seen.set(body.id, (seen.get(body.id) ?? 0) + 1);
+      if (JSON.stringify(body.data).includes("Burst pipe")) return { status: 503, body: '{"error":"busy"}' };
+      return seen.get(body.id) === 1 ? { status: 500, body: "database down" } : { status: 200 };
+    });
+    const webhook = await hook(actor, rx.url, ["claim.submitted"]);
+    const laptop = await claim("Laptop stolen from the front desk");
+    const pipe = await claim("Burst pipe flooded the server room");
+    await runJobsOnce();
+    await runJobsOnce();
+    expect(rx.requests).toHaveLength(2 + env.WEBHOOK_RETRY_SCHEDULE.length + 1);
+
+    // Another organization, and this one's test mode: their deliveries are theirs alone.
+    const other = await shop();
+    const otherRx = await receiver();
+    const otherPing = await sendTestEvent(other.actor, (await hook(other.actor, otherRx.url, ["claim.submitted"])).id);
+    const testActor: Actor = {
+      ...actor,
+      organizationId: await ensureTestTwin(actor.organizationId),
+      accountId: actor.organizationId,
+      livemode: false,
+    };
+    const testPing = await sendTestEvent(testActor, (await hook(testActor, otherRx.url, ["claim.submitted"])).id);
+
+    const attempts = await attemptsOf(actor, webhook.id);
+    const eventOf = (claimId: string) => rx.requests.map(json).find((b) => (b.data as { id?: string }).id === claimId)!.id;
+    const laptopEvent = eventOf(laptop.id);
+    const pipeEvent = eventOf(pipe.id);
+    const latestOf = (eventId: string) => attempts.filter((a) => a.eventId === eventId).at(-1)!;
+
+    const groups = await groupsOf(actor);
+    expect(groups).toHaveLength(2);
+    // Newest latest attempt first.
+    const order = [laptopEvent, pipeEvent].sort((a, b) => {
+      const [x, y] = [latestOf(a), latestOf(b)];
+      return y.createdAt.localeCompare(x.createdAt) || y.id.localeCompare(x.id);
+    });
+    expect(groups.map((g) => g.eventId)).toEqual(order);
+    const byEvent = Object.fromEntries(groups.map((g) => [g.eventId, g]));
+    expect(byEvent[laptopEvent]).toMatchObject({
+      webhookId: webhook.id,
+      event: "claim.submitted",
+      url: rx.url,
+      attemptCount: 2,
+      latest: { attempt: 2, status: "succeeded", responseStatus: 200, nextRetryAt: null },
+    });
+    expect(byEvent[laptopEvent]!.latest).toEqual(latestOf(laptopEvent));
+    expect(byEvent[laptopEvent]!.attempts.map((a) => [a.attempt, a.status, a.responseStatus])).toEqual([
+      [1, "failed", 500],
+      [2, "succeeded", 200],
+    ]);
+    expect(byEvent[pipeEvent]).toMatchObject({
+      attemptCount: 4,
+      latest: { attempt: 4, status: "failed", responseStatus: 503, error: "HTTP 503", nextRetryAt: null },
+    });
+    expect(byEvent[pipeEvent]!.attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4]);
+    expect(byEvent[pipeEvent]!.attempts).toEqual(attempts.filter((a) => a.eventId === pipeEvent));
+
+    // The outcome is the latest attempt's: the laptop's event failed once but arrived.
+    const eventIds = async (q: Record<string, string>) => (await groupsOf(actor, q)).map((g) => g.eventId);
+    expect(await eventIds({ status: "failed" })).toEqual([pipeEvent]);
+    expect(await eventIds({ status: "succeeded" })).toEqual([laptopEvent]);
+    expect((await groupsOf(actor, { status: "failed" }))[0]!.attemptCount).toBe(4);
+    expect(await eventIds({ event: "claim.submitted", webhookId: webhook.id })).toEqual(order);
+    expect(await eventIds({ event: "ping" })).toEqual([]);
+
+    // Never another organization's, nor the other mode's.
+    expect(await eventIds({ webhookId: otherPing.webhookId })).toEqual([]);
+    expect((await groupsOf(other.actor)).map((g) => g.eventId)).toEqual([otherPing.eventId]);
+    expect((await groupsOf(testActor)).map((g) => g.eventId)).toEqual([testPing.eventId]);
+
+    // A manual retry of the failed event: a fifth attempt, now the latest (a 503 again), and the group leads.
+    const manual = await retryDelivery(actor, latestOf(pipeEvent).id);
+    expect(manual).toMatchObject({ attempt: 5, status: "failed" });
+    const [first] = await groupsOf(actor);
+    expect(first).toMatchObject({ eventId: pipeEvent, attemptCount: 5, latest: { id: manual.id, attempt: 5 } });
+    expect(first!.attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
+
+    // Pages of one: each group once, in order; the same cursor answers the same page, even after a newer event.
+    const ping = await sendTestEvent(actor, webhook.id);
+    const all = (await groupsOf(actor, { limit: "100" })).map((g) => g.eventId);
+    expect(all).toEqual([ping.eventId, pipeEvent, laptopEvent]);
+    const paged: string[] = [];
+    const cursors: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await listDeliveryGroups(actor, ListDeliveriesQuery.parse({ limit: "1", ...(cursor ? { cursor } : {}) }));
+      expect(page.data).toHaveLength(1);
+      paged.push(page.data[0]!.eventId);
+      cursor = page.nextCursor;
+      if (cursor) cursors.push(cursor);
+    } while (cursor);
+    expect(paged).toEqual(all);
+    expect(cursors).toHaveLength(2);
+    await sendTestEvent(actor, webhook.id); // a new group on top: the pages after a cursor stay as they were
+    const again = await listDeliveryGroups(actor, ListDeliveriesQuery.parse({ limit: "1", cursor: cursors[0] }));
+    expect(again.data.map((g) => g.eventId)).toEqual([pipeEvent]);
+    expect(again.nextCursor).toBe(cursors[1]);
+    const last = await listDeliveryGroups(actor, ListDeliveriesQuery.parse({ limit: "1", cursor: cursors[1] }));
+    expect([last.data.map((g) => g.eventId), last.nextCursor]).toEqual([[laptopEvent], null]);
   });
 });
 

@@ -1,24 +1,26 @@
 // Webhook endpoints of an organization, their delivery log, test pings and
 // manual retries.
-import type { Prisma, Webhook as WebhookRow, WebhookDelivery as DeliveryRow } from "@/generated/prisma/client";
+import { Prisma, type Webhook as WebhookRow, type WebhookDelivery as DeliveryRow } from "@/generated/prisma/client";
 import { assertCan, isLive, type Actor } from "@/server/actor";
 import { audit } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
 import { newEventId } from "@/server/events/record";
-import { pageArgs, toPage, type Page } from "@/server/pagination";
+import { decodeCursor, pageArgs, toPage, type Page } from "@/server/pagination";
 import { seal } from "@/server/seal";
 import { disableGone, logAttempt, SECRET_PURPOSE, sendOnce, type EventPayload } from "./deliver";
 import { changed, changesOf } from "@/server/audit/diff";
-import type {
-  UpdateWebhookInput,
-  WebhookStats,
-  CreateWebhookInput,
-  ListDeliveriesQuery,
-  Webhook,
-  WebhookDelivery,
-  WebhookDeliveryDetail,
-  WebhookWithSecret,
+import {
+  MAX_GROUP_ATTEMPTS,
+  type UpdateWebhookInput,
+  type WebhookStats,
+  type CreateWebhookInput,
+  type ListDeliveriesQuery,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookDeliveryDetail,
+  type WebhookDeliveryGroup,
+  type WebhookWithSecret,
 } from "@/lib/schemas/webhooks";
 import { generateWebhookSecret } from "./signing";
 import { unsafeUrlReason } from "./url-safety";
@@ -35,7 +37,26 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+/** An attempt as listed: no request, no response. */
+type AttemptRow = Pick<
+  DeliveryRow,
+  | "id"
+  | "webhookId"
+  | "eventId"
+  | "event"
+  | "attempt"
+  | "status"
+  | "responseStatus"
+  | "durationMs"
+  | "error"
+  | "nextRetryAt"
+  | "createdAt"
+>;
+/** Those fields, of the attempts aliased `d`. */
+const ATTEMPT_COLUMNS = Prisma.sql`d.id, d."webhookId", d."eventId", d.event, d.attempt, d.status, d."responseStatus",
+  d."durationMs", d.error, d."nextRetryAt", d."createdAt"`;
+
+export const toDelivery = (row: AttemptRow): WebhookDelivery => ({
   id: row.id,
   webhookId: row.webhookId,
   eventId: row.eventId,
@@ -225,6 +246,73 @@ export async function listDeliveries(actor: Actor, query: ListDeliveriesQuery): 
   };
   const rows = await db.webhookDelivery.findMany({ ...args, where });
   return toPage(rows, query, toDelivery);
+}
+
+/**
+ * The delivery log by event, for the dashboard: one entry per event and
+ * endpoint (eventId, webhookId), newest latest attempt first, paged by that
+ * attempt's position. The filters are those of `listDeliveries`; the outcome
+ * is the latest attempt's. One read pages over the latest attempts (an
+ * attempt no later attempt of its group follows), a second reads the attempts
+ * of the page's groups.
+ */
+export async function listDeliveryGroups(actor: Actor, query: ListDeliveriesQuery): Promise<Page<WebhookDeliveryGroup>> {
+  assertCan(actor, "read");
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const org = actor.organizationId;
+  const latest = await db.$queryRaw<(AttemptRow & { url: string; attemptCount: number })[]>`
+    SELECT ${ATTEMPT_COLUMNS}, w.url,
+      (SELECT count(*)::int FROM webhook_delivery c
+        WHERE c."webhookId" = d."webhookId" AND c."eventId" = d."eventId" AND c."organizationId" = ${org}) AS "attemptCount"
+    FROM webhook_delivery d
+    JOIN webhook w ON w.id = d."webhookId"
+    WHERE d."organizationId" = ${org}
+      ${query.webhookId ? Prisma.sql`AND d."webhookId" = ${query.webhookId}` : Prisma.empty}
+      ${query.event ? Prisma.sql`AND d.event = ${query.event}` : Prisma.empty}
+      ${query.status ? Prisma.sql`AND d.status = ${query.status}` : Prisma.empty}
+      ${
+        after
+          ? // The first condition bounds the index scan; the second is the position.
+            Prisma.sql`AND d."createdAt" <= ${after.createdAt.toISOString()}::timestamp
+              AND (d."createdAt" < ${after.createdAt.toISOString()}::timestamp
+                OR (d."createdAt" = ${after.createdAt.toISOString()}::timestamp AND d.id < ${after.id}))`
+          : Prisma.empty
+      }
+      AND NOT EXISTS (
+        SELECT 1 FROM webhook_delivery l
+        WHERE l."webhookId" = d."webhookId" AND l."eventId" = d."eventId"
+          AND (l."createdAt" > d."createdAt" OR (l."createdAt" = d."createdAt" AND l.id > d.id)))
+    ORDER BY d."createdAt" DESC, d.id DESC
+    LIMIT ${query.limit + 1}`;
+  const page = toPage(latest, query, (row) => row);
+  if (page.data.length === 0) return { data: [], nextCursor: page.nextCursor };
+  const attempts = await db.$queryRaw<AttemptRow[]>`
+    SELECT ${ATTEMPT_COLUMNS} FROM (
+      SELECT ${ATTEMPT_COLUMNS},
+        row_number() OVER (PARTITION BY d."webhookId", d."eventId" ORDER BY d."createdAt" DESC, d.id DESC) AS n
+      FROM webhook_delivery d
+      WHERE d."organizationId" = ${org}
+        AND (d."webhookId", d."eventId") IN (${Prisma.join(page.data.map((g) => Prisma.sql`(${g.webhookId}, ${g.eventId})`))})
+    ) d
+    WHERE d.n <= ${MAX_GROUP_ATTEMPTS}
+    ORDER BY d.attempt, d."createdAt", d.id`;
+  const byGroup = new Map<string, WebhookDelivery[]>();
+  for (const a of attempts) {
+    const key = `${a.webhookId} ${a.eventId}`;
+    byGroup.set(key, [...(byGroup.get(key) ?? []), toDelivery(a)]);
+  }
+  return {
+    data: page.data.map((row) => ({
+      webhookId: row.webhookId,
+      eventId: row.eventId,
+      event: row.event,
+      url: row.url,
+      attemptCount: row.attemptCount,
+      latest: toDelivery(row),
+      attempts: byGroup.get(`${row.webhookId} ${row.eventId}`) ?? [],
+    })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function getDelivery(actor: Actor, id: string): Promise<WebhookDeliveryDetail> {

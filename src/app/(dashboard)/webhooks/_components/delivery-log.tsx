@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { RotateCw } from "lucide-react";
+import { ChevronRight, RotateCw } from "lucide-react";
 import { useState } from "react";
 import { toast } from "@/lib/toast";
 import { DataTable } from "@/components/data-table";
@@ -11,13 +11,23 @@ import { Dialog } from "@/components/ui/dialog";
 import { NativeSelect } from "@/components/ui/select";
 import { formatDateTime } from "@/lib/format";
 import { EVENT_TYPES } from "@/lib/enums";
-import type { Webhook, WebhookDelivery } from "@/lib/schemas/webhooks";
+import type { Webhook, WebhookDelivery, WebhookDeliveryGroup } from "@/lib/schemas/webhooks";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 
 /** Request and response text: wrapped (long signatures and URLs included), scrolled only downwards, reachable by keyboard. */
 const PRE =
   "mt-1 max-h-40 overflow-y-auto overflow-x-hidden whitespace-pre-wrap rounded bg-slate-100 p-2 text-xs text-slate-900 [overflow-wrap:anywhere] focus-visible:outline-2 focus-visible:outline-brand-600";
+
+/** A JSON object or array indented by two spaces; any other text (a cut-off excerpt too) as it came. */
+function prettyJson(text: string): string {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? JSON.stringify(value, null, 2) : text;
+  } catch {
+    return text;
+  }
+}
 
 type EventFilter = "all" | (typeof EVENT_TYPES)[number] | "ping";
 
@@ -27,9 +37,17 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
   const [event, setEvent] = useState<EventFilter>("all");
   const [status, setStatus] = useState<"all" | "succeeded" | "failed">("all");
   const [open, setOpen] = useState<string | null>(null);
-  const urlOf = new Map(webhooks.map((w) => [w.id, w.url]));
-  const deliveries = useInfiniteQuery(
-    trpc.webhooks.deliveries.infiniteQueryOptions(
+  // The groups shown open, by event and endpoint: they stay open while the log refreshes.
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (key: string) =>
+    setExpanded((was) => {
+      const next = new Set(was);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  const filtered = webhookId !== "all" || event !== "all" || status !== "all";
+  const groups = useInfiniteQuery(
+    trpc.webhooks.deliveryGroups.infiniteQueryOptions(
       {
         limit: 20,
         webhookId: webhookId === "all" ? undefined : webhookId,
@@ -66,58 +84,80 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
           <option value="failed">Failed</option>
         </NativeSelect>
       </div>
-      <DataTable<WebhookDelivery>
+      <DataTable<WebhookDeliveryGroup>
         label="Deliveries"
-        query={deliveries}
-        rowKey={(d) => d.id}
-        empty={{ title: "No deliveries yet", description: "Attempts appear here, one row each. Send a test event to see one." }}
-        testId="delivery-row"
+        query={groups}
+        rowKey={groupKey}
+        empty={
+          filtered
+            ? { title: "No deliveries match these filters" }
+            : {
+                title: "No deliveries yet",
+                description:
+                  "Each event sent to an endpoint appears here once, its attempts inside. Send a test event to see one.",
+              }
+        }
+        testId="delivery-group"
+        expanded={(g) => (expanded.has(groupKey(g)) ? <Attempts group={g} onOpen={setOpen} /> : null)}
         columns={[
           {
             header: "Event",
-            cell: (d) => (
-              <button type="button" onClick={() => setOpen(d.id)} className="text-left hover:underline">
-                <span className="block font-mono text-xs font-medium text-slate-900 [overflow-wrap:anywhere]">{d.event}</span>
-                <span className="block text-xs text-slate-600">attempt {d.attempt}</span>
+            cell: (g) => (
+              <button
+                type="button"
+                aria-expanded={expanded.has(groupKey(g))}
+                onClick={() => toggle(groupKey(g))}
+                className="group flex items-start gap-1.5 rounded text-left hover:underline focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                <ChevronRight
+                  className="mt-0.5 h-4 w-4 shrink-0 text-slate-500 transition-transform group-aria-expanded:rotate-90"
+                  aria-hidden
+                />
+                <span className="min-w-0">
+                  <span className="block font-mono text-xs font-medium text-slate-900 [overflow-wrap:anywhere] md:whitespace-nowrap">
+                    {g.event}
+                  </span>
+                  <span className="block font-mono text-xs font-normal text-slate-600 [overflow-wrap:anywhere] md:whitespace-nowrap">
+                    {g.eventId}
+                  </span>
+                </span>
               </button>
             ),
           },
           {
             header: "Endpoint",
             wide: true,
-            cell: (d) => (
-              <span className="font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{urlOf.get(d.webhookId) ?? "—"}</span>
-            ),
+            cell: (g) => <span className="font-mono text-xs text-slate-700 [overflow-wrap:anywhere]">{g.url}</span>,
           },
           {
             header: "Result",
-            cell: (d) => (
+            cell: ({ latest: d }) => (
               <span className="flex flex-col items-start gap-1">
                 <Badge tone={d.status === "succeeded" ? "green" : "red"}>{d.status}</Badge>
-                <span className="text-xs text-slate-600 [overflow-wrap:anywhere]">
-                  {d.responseStatus ? `HTTP ${d.responseStatus}` : (d.error ?? "")}
-                  {d.durationMs !== null ? ` · ${d.durationMs} ms` : ""}
-                </span>
+                <span className="text-xs text-slate-600 [overflow-wrap:anywhere]">{outcomeOf(d)}</span>
               </span>
             ),
           },
           {
+            header: "Attempts",
+            numeric: true,
+            cell: (g) => g.attemptCount,
+          },
+          {
             header: "Time",
             className: "text-slate-600 md:whitespace-nowrap",
-            cell: (d) => (
+            cell: ({ latest: d }) => (
               <>
                 <span className="md:block">{formatDateTime(d.createdAt)}</span>
-                {d.nextRetryAt && (
-                  <span className="block text-xs text-slate-600">next try {formatDateTime(d.nextRetryAt)}</span>
-                )}
+                {d.nextRetryAt && <span className="block text-xs text-slate-600">next try {formatDateTime(d.nextRetryAt)}</span>}
               </>
             ),
           },
           {
             header: "Actions",
-            className: "text-right",
-            cell: (d) => (
-              <Button variant="secondary" size="sm" onClick={() => setOpen(d.id)}>
+            className: "text-right md:whitespace-nowrap",
+            cell: (g) => (
+              <Button variant="secondary" size="sm" onClick={() => setOpen(g.latest.id)}>
                 Details
               </Button>
             ),
@@ -126,6 +166,48 @@ export function DeliveryLog({ webhooks }: { webhooks: Webhook[] }) {
       />
       <DeliveryDetail id={open} onClose={() => setOpen(null)} onRetried={(id) => setOpen(id)} />
     </section>
+  );
+}
+
+const groupKey = (g: WebhookDeliveryGroup) => `${g.webhookId} ${g.eventId}`;
+
+/** HTTP status or error, and how long the attempt took. */
+const outcomeOf = (d: WebhookDelivery) =>
+  `${d.responseStatus ? `HTTP ${d.responseStatus}` : (d.error ?? "")}${d.durationMs !== null ? ` · ${d.durationMs} ms` : ""}`;
+
+/** An open group: its attempts, oldest first, each opening its details. */
+function Attempts({ group, onOpen }: { group: WebhookDeliveryGroup; onOpen: (id: string) => void }) {
+  const hidden = group.attemptCount - group.attempts.length;
+  return (
+    <div className="rounded-md border border-slate-200 bg-white">
+      {hidden > 0 && (
+        <p className="border-b border-slate-200 px-3 py-2 text-xs text-slate-600">
+          The latest {group.attempts.length} of {group.attemptCount} attempts.
+        </p>
+      )}
+      <ol className="divide-y divide-slate-200" aria-label="Attempts">
+        {group.attempts.map((a) => (
+          <li key={a.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-xs" data-testid="delivery-attempt">
+            <span className="w-8 font-medium text-slate-700">#{a.attempt}</span>
+            <Badge tone={a.status === "succeeded" ? "green" : "red"}>{a.status}</Badge>
+            <span className="min-w-0 text-slate-600 [overflow-wrap:anywhere]">{outcomeOf(a)}</span>
+            <span className="text-slate-600">
+              {formatDateTime(a.createdAt)}
+              {a.nextRetryAt ? ` · next try ${formatDateTime(a.nextRetryAt)}` : ""}
+            </span>
+            <Button
+              variant="ghost"
+              size="sm"
+              className="ml-auto"
+              aria-label={`Details of attempt ${a.attempt}`}
+              onClick={() => onOpen(a.id)}
+            >
+              Details
+            </Button>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }
 
@@ -196,7 +278,7 @@ function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose
               Request body
             </h3>
             <pre className={PRE} tabIndex={0} aria-labelledby="delivery-request-body">
-              {d.requestBody}
+              {prettyJson(d.requestBody)}
             </pre>
           </div>
           <div>
@@ -204,7 +286,7 @@ function DeliveryDetail({ id, onClose, onRetried }: { id: string | null; onClose
               Response {d.responseStatus ? `(HTTP ${d.responseStatus}, ${d.durationMs} ms)` : ""}
             </h3>
             <pre className={PRE} tabIndex={0} aria-labelledby="delivery-response">
-              {d.responseExcerpt || d.error || "—"}
+              {d.responseExcerpt ? prettyJson(d.responseExcerpt) : d.error || "—"}
             </pre>
           </div>
           {can.admin && (
