@@ -45,4 +45,18 @@ describe("sweepExpiredRows", () => {
       `evt_waiting_${org.id}`,
     ]);
   });
+
+  it("sweeps event streams' expired places (a crashed instance's), keeps the live ones", async () => {
+    const now = new Date();
+    const key = `key_${Date.now()}_${Math.random()}`;
+    await db.eventStreamLease.createMany({
+      data: [
+        { id: `${key}_dead`, apiKeyId: key, expiresAt: new Date(now.getTime() - 1) },
+        { id: `${key}_live`, apiKeyId: key, expiresAt: new Date(now.getTime() + 30_000) },
+      ],
+    });
+    const swept = await sweepExpiredRows(now);
+    expect(swept.streamLeases).toBeGreaterThanOrEqual(1);
+    expect((await db.eventStreamLease.findMany({ where: { apiKeyId: key } })).map((l) => l.id)).toEqual([`${key}_live`]);
+  });
 });

@@ -43,7 +43,7 @@ const leaseMs = () => Math.max(3 * env.EVENTS_STREAM_HEARTBEAT_MS, 3_000);
 async function takePlace(apiKeyId: string): Promise<string> {
   const id = createId();
   const taken = await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`event-stream\n${apiKeyId}`}, 0))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`event-stream\n${apiKeyId}`}, 0))`;
     const now = new Date();
     await tx.eventStreamLease.deleteMany({ where: { apiKeyId, expiresAt: { lte: now } } });
     const held = await tx.eventStreamLease.count({ where: { apiKeyId } });
