@@ -3,11 +3,13 @@
 // roll-secret answers a new secret once, and while the old one overlaps every
 // delivery carries a Standard Webhooks signature per secret (the hex header is
 // the new one's); an overlap of 0 stops the old secret at once; two rolls keep
-// at most two secrets; an expired overlap signs with the new secret alone.
+// at most two secrets, also when two instances roll at once; an expired overlap
+// signs with the new secret alone.
 import crypto from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { problem } from "../support/api";
+import { problem, restClient } from "../support/api";
 import { onPostgres, sql } from "../support/db";
+import { secondInstance } from "../support/second-instance";
 import { ok, startReceiver, tenantWithClients, type ReceivedRequest, type Receiver } from "./_helpers";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -45,9 +47,16 @@ test("PATCH changes the address, events and status; bad input changes nothing", 
   const hook = await ok(await t.write.post("business/webhooks", { data: { url: first.url, events: ["claim.submitted"] } }), 201);
 
   const moved = await ok(
-    await t.write.patch(`business/webhooks/${hook.id}`, { data: { url: second.url, events: ["payment.completed", "claim.submitted"] } }),
+    await t.write.patch(`business/webhooks/${hook.id}`, {
+      data: { url: second.url, events: ["payment.completed", "claim.submitted"] },
+    }),
   );
-  expect(moved).toMatchObject({ id: hook.id, url: second.url, events: ["payment.completed", "claim.submitted"], status: "enabled" });
+  expect(moved).toMatchObject({
+    id: hook.id,
+    url: second.url,
+    events: ["payment.completed", "claim.submitted"],
+    status: "enabled",
+  });
   expect(moved.secret).toBeUndefined();
   await ping(t.write, hook.id, second);
   expect(first.requests).toHaveLength(0);
@@ -74,7 +83,12 @@ test("PATCH changes the address, events and status; bad input changes nothing", 
   expect(await state()).toEqual(before);
   // The audit log has the change, and no secret.
   const entries = await ok(await t.read.get(`business/audit-logs?resourceId=${hook.id}`));
-  expect(entries.data.map((e: any) => e.action)).toEqual(["webhook.enabled", "webhook.disabled", "webhook.updated", "webhook.created"]);
+  expect(entries.data.map((e: any) => e.action)).toEqual([
+    "webhook.enabled",
+    "webhook.disabled",
+    "webhook.updated",
+    "webhook.created",
+  ]);
   expect(entries.data[2].details).toEqual({
     before: { url: first.url, events: ["claim.submitted"] },
     after: { url: second.url, events: ["payment.completed", "claim.submitted"] },
@@ -138,4 +152,25 @@ test("the overlap ends on time: past its expiry, deliveries carry the new secret
   expect(signedWith(await ping(t.write, hook.id, rx), [hook.secret, rolled.secret])).toEqual([rolled.secret]);
   const listed = (await ok(await t.read.get("business/webhooks"))).data.find((w: any) => w.id === hook.id);
   expect(listed.previousSecretExpiresAt).toBeNull();
+});
+
+test("two rolls at once on two instances: one after the other — the endpoint keeps both new secrets, never the first", async () => {
+  test.skip(!onPostgres, "two instances share PostgreSQL only");
+  const second = secondInstance();
+  await second.start();
+  const t = await tenantWithClients();
+  const elsewhere = await restClient(t.writeKey, {}, second.base);
+  const rx = await receiver();
+  const hook = await ok(await t.write.post("business/webhooks", { data: { url: rx.url, events: ["claim.submitted"] } }), 201);
+  const [a, b] = await Promise.all([
+    ok(await t.write.post(`business/webhooks/${hook.id}/roll-secret`, { data: { expiresInHours: 24 } })),
+    ok(await elsewhere.post(`business/webhooks/${hook.id}/roll-secret`, { data: { expiresInHours: 24 } })),
+  ]);
+  // The later roll replaced the earlier one's secret, which overlaps; the original is gone. A lost update would
+  // have left the original overlapping and one of the new secrets nowhere.
+  const req = await ping(t.write, hook.id, rx);
+  expect(signedWith(req, [hook.secret, a.secret, b.secret]).sort()).toEqual([a.secret, b.secret].sort());
+  expect([hex(a.secret, req.body), hex(b.secret, req.body)]).toContain(req.headers["x-coverdesk-signature"]);
+  const actions = (await ok(await t.read.get(`business/audit-logs?action=webhook.secret_rolled&resourceId=${hook.id}`))).data;
+  expect(actions).toHaveLength(2);
 });
