@@ -20,6 +20,7 @@ import { paymentOperations } from "./payments";
 import { policyOperations } from "./policies";
 import { portalOperations } from "./portal";
 import { profileOperations } from "./profile";
+import { sampleDataOperations } from "./sample-data";
 import { settingsOperations } from "./settings";
 import { teamOperations } from "./team";
 import { webhookOperations } from "./webhooks";
@@ -37,6 +38,7 @@ export const operations = [
   ...settingsOperations,
   ...notificationOperations,
   ...profileOperations,
+  ...sampleDataOperations,
   ...documentOperations,
   ...kybOperations,
   ...earningsOperations,

@@ -1,13 +1,15 @@
 "use client";
 
-import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { BookOpen, FilePlus2, FileText, LineChart } from "lucide-react";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { BookOpen, DatabaseZap, FilePlus2, FileText, LineChart } from "lucide-react";
 import Link from "next/link";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/dialog";
 import { displayMoney } from "@/lib/money-format";
-import { useTRPC } from "@/trpc/react";
+import { toast } from "@/lib/toast";
+import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../_components/me";
 import { preloadCharts, RevenueChart, UsageChart } from "../_analytics/charts";
 import { ExportMenu } from "../_analytics/export-menu";
@@ -27,7 +29,7 @@ export function HomeView({ firstName }: { firstName: string }) {
   // recharts comes after the page: fetch it alongside the figures.
   useEffect(preloadCharts, []);
   const trpc = useTRPC();
-  const { can } = useMe();
+  const { can, livemode } = useMe();
   const range = useRange();
   const period = { from: range.from, to: range.to };
   // A new period keeps the old figures on screen (dimmed) until its own arrive.
@@ -52,7 +54,7 @@ export function HomeView({ firstName }: { firstName: string }) {
         {stats.data && <Todos todos={stats.data.todos} canAct={can.admin} />}
         {brandNew ? (
           <>
-            <GettingStarted overview={overview.data} canCreate={can.manage} />
+            <GettingStarted overview={overview.data} canCreate={can.manage} canLoadSample={!livemode && can.admin} />
             <UsageSection query={usage} />
           </>
         ) : (
@@ -190,7 +192,16 @@ function UsageSection({ query }: { query: UseQueryResult<ApiUsage, unknown> }) {
 }
 
 /** A business that has sold nothing yet: what to do next. */
-function GettingStarted({ overview, canCreate }: { overview: AnalyticsOverview; canCreate: boolean }) {
+function GettingStarted({
+  overview,
+  canCreate,
+  canLoadSample,
+}: {
+  overview: AnalyticsOverview;
+  canCreate: boolean;
+  /** In test mode, an admin may fill the empty test data with a sample business. */
+  canLoadSample: boolean;
+}) {
   const hasPolicies = overview.policies.total > 0;
   return (
     <Card data-testid="getting-started">
@@ -216,9 +227,52 @@ function GettingStarted({ overview, canCreate }: { overview: AnalyticsOverview; 
                 <BookOpen className="h-4 w-4" aria-hidden /> Read the API docs
               </a>
             </Button>
+            {canLoadSample && !hasPolicies && <LoadSampleData />}
           </div>
         }
       />
     </Card>
+  );
+}
+
+/** Test mode, nothing there yet: a sample business to look around in (the test data only). */
+function LoadSampleData() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const load = useMutation(
+    trpc.sampleData.load.mutationOptions({
+      onSuccess: (r) => {
+        setConfirming(false);
+        toast.success(
+          r.created
+            ? `Sample data loaded: ${r.policies} policies, ${r.payments} payments, ${r.claims} claims`
+            : "Your test data already has policies: nothing was added",
+        );
+        void queryClient.invalidateQueries();
+      },
+      onError: (err) => {
+        setConfirming(false);
+        toast.error(errorInfo(err).message);
+      },
+    }),
+  );
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setConfirming(true)} disabled={load.isPending}>
+        <DatabaseZap className="h-4 w-4" aria-hidden /> Load sample data
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={(open) => !load.isPending && setConfirming(open)}
+        title="Load sample data?"
+        description="Fills your test data with a sample business: policies, customers, payments and renewals, claims in every state with their evidence, a payout, a withdrawal, a webhook and API usage. Your live data is not touched. It takes a few seconds."
+        confirmLabel={load.isPending ? "Loading…" : "Load sample data"}
+        confirmVariant="primary"
+        cancelLabel="Cancel"
+        loading={load.isPending}
+        onConfirm={() => load.mutate()}
+      />
+    </>
   );
 }

@@ -1,0 +1,76 @@
+// npm run demo: a sample business to explore, in TEST mode, made through the services.
+// Creates (or finds) demo@coverdesk.test and its organization "Sample Insurance Ltd",
+// loads the sample data into the organization's test twin, and prints how to sign in.
+// Idempotent: a second run finds both and adds nothing (it resets the password it prints).
+// Run with the app stopped on the embedded database (DATA_DIR), or against DATABASE_URL.
+import crypto from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { hashPassword } from "@/server/password";
+import { db, disconnectDatabase } from "@/server/db/client";
+import { createOrganization } from "@/server/organizations/service";
+import { ensureTestTwin } from "@/server/organizations/twin";
+import { loadSampleData } from "@/server/demo/service";
+
+const EMAIL = "demo@coverdesk.test";
+const ORG = "Sample Insurance Ltd";
+const PASSWORD = "coverdesk-demo";
+
+async function main() {
+  const started = performance.now();
+  let user = await db.user.findUnique({ where: { email: EMAIL } });
+  if (!user) {
+    user = await db.user.create({
+      data: { id: crypto.randomBytes(24).toString("base64url"), email: EMAIL, name: "Demo Owner", emailVerified: true },
+    });
+  }
+  const password = await hashPassword(PASSWORD);
+  const credential = await db.account.findFirst({ where: { userId: user.id, providerId: "credential" } });
+  if (credential) await db.account.update({ where: { id: credential.id }, data: { password } });
+  else {
+    await db.account.create({
+      data: {
+        id: crypto.randomBytes(24).toString("base64url"),
+        userId: user.id,
+        accountId: user.id,
+        providerId: "credential",
+        password,
+      },
+    });
+  }
+  const owned = await db.member.findFirst({ where: { userId: user.id, role: "OWNER", organization: { name: ORG } } });
+  const accountId = owned?.organizationId ?? (await createOrganization(user.id, { name: ORG, email: EMAIL })).id;
+  const twinId = await ensureTestTwin(accountId);
+  let last = started;
+  const step = (label: string) => {
+    const now = performance.now();
+    process.stderr.write(`  ${label.padEnd(12)} ${((now - last) / 1000).toFixed(1)} s\n`);
+    last = now;
+  };
+  step("account");
+  const result = await loadSampleData(
+    { organizationId: twinId, accountId, livemode: false, userId: user.id, role: "OWNER" },
+    "full",
+    step,
+  );
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    [
+      result.created
+        ? `Sample data loaded in ${seconds} s: ${result.policies} policies, ${result.payments} payments, ${result.claims} claims (test mode).`
+        : `Sample data already there (${result.policies} policies, ${result.payments} payments, ${result.claims} claims): nothing added.`,
+      "",
+      "Start the app (npm run dev), sign in, and turn on Test mode in the sidebar:",
+      `  email:    ${EMAIL}`,
+      `  password: ${PASSWORD}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+main()
+  .then(() => disconnectDatabase())
+  .catch(async (err: Error) => {
+    process.stderr.write(`${err.stack ?? err.message}\n`);
+    await disconnectDatabase().catch(() => {});
+    process.exit(1);
+  });
