@@ -1,10 +1,14 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 
 /** Text whose `backticks` mark code (OpenAPI descriptions): rendered as inline code, nothing else parsed. */
 export function Inline({ text }: { text: string }) {
   const parts = text.split("`");
   return (
-    <>{parts.map((part, i) => (i % 2 === 1 && i < parts.length - 1 ? <C key={i}>{part}</C> : <span key={i}>{part}</span>))}</>
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 && i < parts.length - 1 ? <C key={i}>{part}</C> : <Fragment key={i}>{part}</Fragment>,
+      )}
+    </>
   );
 }
 
@@ -21,6 +25,7 @@ export function Code({ children, label }: { children: string; label: string }) {
   return (
     <pre
       tabIndex={0}
+      role="region"
       aria-label={label}
       className="my-3 max-w-full overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-[13px] leading-relaxed text-slate-100"
     >
