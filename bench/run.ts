@@ -375,7 +375,7 @@ interface RouteSize {
 }
 
 const BUNDLE_LIMIT_KB = 200;
-const BUNDLE_EXCEPTED = new Set(["/docs"]);
+const BUNDLE_EXCEPTED = new Set<string>([]);
 
 /**
  * First-load JS of every app page: the build manifest's rootMainFiles (the

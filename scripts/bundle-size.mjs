@@ -21,8 +21,8 @@ import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 export const LIMIT_KB = 200;
-/** Routes the limit does not apply to: the Scalar API reference. */
-export const EXCEPTED = new Set(["/docs"]);
+/** Routes the limit does not apply to: none since /docs is rendered on the server. */
+export const EXCEPTED = new Set([]);
 
 const gzipCache = new Map();
 function gzipSize(file) {

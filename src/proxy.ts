@@ -20,13 +20,13 @@ const DEV = process.env.NODE_ENV === "development";
  *   inline handlers, no eval — except under `next dev`, where React rebuilds
  *   server stacks in the browser with eval.
  * - style-src 'unsafe-inline': server-rendered `style` attributes (React
- *   `style={…}` on the pages, recharts' SVG, Scalar) cannot carry a nonce, and
+ *   `style={…}` on the pages, recharts' SVG) cannot carry a nonce, and
  *   libraries insert <style> elements without one (sonner's toasts, Radix's
- *   scroll lock, Scalar's theme). A nonce in the directive would switch
+ *   scroll lock). A nonce in the directive would switch
  *   'unsafe-inline' off, so there is none. CSS runs no script, and with
  *   img-src/font-src/connect-src limited to this origin an injected style
  *   cannot send anything off-site.
- * - img-src data: blob: — inline SVG/PNG data URLs (Scalar's icons) and
+ * - img-src data: blob: — data URLs drawn in the page (a payment link's QR code) and
  *   previews of a file picked for upload before it is sent.
  * - frame-ancestors 'none' — as X-Frame-Options DENY (next.config.js) says.
  */

@@ -1,4 +1,4 @@
-// The pages anyone can open — the API reference, the 404 page, sign-in,
+// The pages anyone can open — the API reference (guides first), the 404 page, sign-in,
 // sign-up, an invitation link — and what every page carries: the icons. Each
 // passes axe (serious + critical) at 1280 and 390 px. Also the toast a form
 // shows after saving: where it appears, and that it is readable (axe while it
@@ -31,7 +31,9 @@ function failedIconResponses(page: Page): string[] {
   return out;
 }
 
-test("/docs: the Coverdesk header instead of Scalar's toolbar, the reference rendered offline, accessible at both widths", async ({
+const GUIDES = ["Quick start", "Receiving webhooks", "Test mode", "Errors and idempotency", "Pagination", "The typed client"];
+
+test("/docs: opens on the guides, then the reference rendered on the server from the OpenAPI document, offline, accessible at both widths", async ({
   page,
   browser,
 }) => {
@@ -39,29 +41,93 @@ test("/docs: the Coverdesk header instead of Scalar's toolbar, the reference ren
   const external = externalRequests(page);
   await page.goto("/docs");
 
-  // The reference itself: Scalar's title from the OpenAPI document and its sidebar.
+  // It opens on the Quick start guide, in view without scrolling.
   const title = page.getByRole("heading", { name: "Coverdesk API", level: 1 });
   await expect(title).toBeVisible({ timeout: FIRST_LOAD });
-  await expect(page.getByRole("link", { name: "Create an organization" }).first()).toBeVisible();
-  await expect(page.getByText("Download OpenAPI Document").first()).toBeVisible();
+  const quickStart = page.getByRole("heading", { name: "Quick start", level: 2 });
+  await expect(quickStart).toBeInViewport();
+  await expect(page.locator("#quick-start")).toContainText("API keys → Create key");
+  await expect(page.locator("#quick-start")).toContainText("npm run bootstrap");
+  await expect(page.locator("#quick-start")).toContainText("/payments/initialize");
 
-  // The Coverdesk header sits above it.
+  // The left navigation: the guides first, then the reference; each link reaches its section.
+  const nav = page.getByRole("navigation", { name: "Documentation", exact: true });
+  await expect(nav).toBeVisible();
+  const navText = (await nav.innerText()).replace(/\s+/g, " ");
+  expect(navText.indexOf("Quick start")).toBeLessThan(navText.indexOf("Create a policy"));
+  for (const guide of GUIDES) {
+    await nav.getByRole("link", { name: guide, exact: true }).click();
+    const heading = page.getByRole("heading", { name: guide, level: 2 });
+    await expect(heading).toBeInViewport();
+  }
+  await expect(page.locator("#webhooks")).toContainText("X-Coverdesk-Signature");
+  await expect(page.locator("#webhooks")).toContainText("webhook-signature");
+  await expect(page.locator("#webhooks")).toContainText("npm run listen");
+  await expect(page.locator("#test-mode")).toContainText("4000 0000 0000 0002");
+  await expect(page.locator("#errors")).toContainText("Idempotent-Replayed");
+  await expect(page.locator("#errors")).toContainText("idempotency_in_progress");
+  await expect(page.locator("#pagination")).toContainText("nextCursor");
+
+  // A known operation, with its method, path, permission, body fields, responses and a curl example.
+  await nav.getByRole("link", { name: "Create a policy" }).click();
+  await expect(page).toHaveURL(/#op-createPolicy$/);
+  const op = page.locator("#op-createPolicy");
+  await expect(op.getByRole("heading", { name: "Create a policy", level: 3 })).toBeInViewport();
+  await expect(op).toContainText("POST");
+  await expect(op).toContainText("/business/policies");
+  await expect(op).toContainText("API key permission: write");
+  const body = op.getByRole("region", { name: /request body application\/json/ });
+  for (const field of ["name", "type", "duration", "price", "benefits"]) {
+    await expect(body.locator("code", { hasText: new RegExp(`^${field}$`) })).toHaveCount(1);
+  }
+  await expect(body.locator("li").filter({ has: page.locator("code", { hasText: /^price$/ }) })).toContainText("required");
+  await expect(body).toContainText("yearly");
+  await expect(op.getByRole("row", { name: /201 Success Policy/ })).toBeVisible();
+  await expect(op.getByLabel("Create a policy: curl example")).toContainText("-X POST");
+
+  // The Coverdesk header sits above everything, overlapping nothing, at both widths; nothing scrolls sideways.
   const header = page.locator("header").filter({ hasText: "API reference" }).first();
   await expect(header).toContainText("Coverdesk");
   const back = header.getByRole("link", { name: "Back to dashboard" });
   await expect(back).toHaveAttribute("href", "/");
-  const headerBox = (await header.boundingBox())!;
-  expect(headerBox.y).toBe(0);
-  expect((await title.boundingBox())!.y).toBeGreaterThanOrEqual(headerBox.y + headerBox.height);
-
-  // Scalar shows its developer toolbar on localhost-like hosts (127.0.0.1 here) unless told not to.
-  for (const text of ["Developer Tools", "Configure", "Share", "Deploy"]) {
-    await expect(page.getByText(text, { exact: true }), `"${text}" from Scalar's toolbar`).toHaveCount(0);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width < 640 ? 844 : 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const headerBox = (await header.boundingBox())!;
+    expect(headerBox.y).toBe(0);
+    expect((await title.boundingBox())!.y, `title under the header at ${width}`).toBeGreaterThanOrEqual(
+      headerBox.y + headerBox.height,
+    );
+    const label = header.getByText("API reference", { exact: true });
+    if (await label.isVisible())
+      expect(overlaps((await label.boundingBox())!, (await back.boundingBox())!), `header items at ${width}`).toBe(false);
+    if (width === 390) {
+      // The menu is behind a button on phones; opened, it lists the guides and sits below the header.
+      await expect(nav).toBeHidden();
+      const menu = page.getByRole("navigation", { name: "Documentation contents" });
+      await expect(menu).toBeHidden();
+      await page.getByText("Contents", { exact: true }).click();
+      await expect(menu.getByRole("link", { name: "Quick start" })).toBeVisible();
+      expect((await menu.boundingBox())!.y).toBeGreaterThanOrEqual(headerBox.height);
+      await menu.getByRole("link", { name: "Create a policy" }).click();
+      await expect(op.getByRole("heading", { name: "Create a policy", level: 3 })).toBeInViewport();
+      const opBox = (await op.getByRole("heading", { name: "Create a policy", level: 3 }).boundingBox())!;
+      expect(opBox.y, "the anchored heading below the sticky header").toBeGreaterThanOrEqual(
+        (await header.boundingBox())!.height,
+      );
+      await page.getByText("Contents", { exact: true }).click();
+    }
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, `sideways scroll at ${width}`).toBeLessThanOrEqual(innerWidth);
   }
-  await expect(page.locator(".api-reference-toolbar")).toHaveCount(0);
-  // Scalar's copy buttons are named (they are unnamed until hovered otherwise).
-  const copy = page.locator("button.scalar-code-copy").first();
-  await expect(copy).toHaveAttribute("aria-label", /^Copy/);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // Rendered on the server: no script of the old reference, a small page.
+  expect(await page.locator("script[src*='scalar']").count()).toBe(0);
 
   await checkPage(page, "docs", title);
   expect(external, "requests to other origins").toEqual([]);
