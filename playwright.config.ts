@@ -22,7 +22,18 @@ export const BASE_URL = `http://127.0.0.1:${PORT}`;
 // worker); WORKER=false, so the first instance runs the only job runner (as jobs-wake.spec.ts needs).
 process.env.E2E_SECOND_PORT ??= String(PORT + 1);
 const SECOND_PORT = Number(process.env.E2E_SECOND_PORT);
-process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2e-"));
+if (!process.env.E2E_DATA_DIR) {
+  // Made by this process (the runner: its workers inherit the variable), so removed by it when it exits.
+  // Not in a globalTeardown: Playwright runs that before it stops the webServers, which still hold the
+  // embedded database here. The operations manifest the specs share (e2e/support/session-matrix.ts,
+  // named after this process) goes with it.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-e2e-"));
+  process.env.E2E_DATA_DIR = dataDir;
+  process.on("exit", () => {
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    fs.rmSync(path.join(os.tmpdir(), `coverdesk-operations-${process.pid}.json`), { force: true });
+  });
+}
 // Passwords hashed at scrypt N = 1024 (~9 ms) instead of 16384 (~140 ms of CPU): the suite signs up
 // ~800 accounts. Set here so the servers some specs start themselves hash alike; every hash records its N.
 process.env.PASSWORD_SCRYPT_N ??= "1024";

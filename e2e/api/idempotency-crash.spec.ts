@@ -28,6 +28,17 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const SECRET = "crash-secret-crash-secret-crash-secret-01";
 
 test.describe.configure({ mode: "serial" });
+
+/** The data directories this file's servers used: removed once its tests are done (every server stopped by then). */
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-crash-"));
+  dataDirs.push(dir);
+  return dir;
+};
+test.afterAll(() => {
+  for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
 test.skip(!fs.existsSync(path.join(DIST, "BUILD_ID")), "needs a production build (npm run build)");
 
 type Server = { child: ChildProcess; output: () => string; exited: Promise<NodeJS.Signals | number | null> };
@@ -101,7 +112,7 @@ const databases = [
 for (const database of databases) {
   test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation; a renewal killed after its charge is settled once`, async () => {
     test.setTimeout(240_000);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-crash-"));
+    const dataDir = tempDataDir();
     const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
     const run = crypto.randomBytes(4).toString("hex");
 

@@ -25,6 +25,17 @@ const UNREACHABLE_DB = "postgres://postgres@127.0.0.1:1/coverdesk";
 const TSX = "node_modules/tsx/dist/cli.mjs";
 
 test.describe.configure({ mode: "serial" });
+
+/** The data directories this file's servers used: removed once its tests are done (every server stopped by then). */
+const dataDirs: string[] = [];
+const tempDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  dataDirs.push(dir);
+  return dir;
+};
+test.afterAll(() => {
+  for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
 test.skip(!fs.existsSync(path.join(DIST, "BUILD_ID")), "needs a production build (npm run build)");
 
 type Server = {
@@ -138,7 +149,7 @@ const alive = (pid: number) => {
 
 test("a second process is refused the data directory; SIGTERM drains, releases the lock and exits 0", async () => {
   test.setTimeout(120_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const dataDir = tempDataDir();
   const server = startServer(dataDir);
   try {
     await healthy();
@@ -180,7 +191,7 @@ test("a second process is refused the data directory; SIGTERM drains, releases t
 
 test("a lock left by a killed server is taken over at once; health answers 503 until ready", async () => {
   test.setTimeout(300_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const dataDir = tempDataDir();
   const first = startServer(dataDir);
   let second: Server | undefined;
   try {
@@ -203,7 +214,7 @@ test("a lock left by a killed server is taken over at once; health answers 503 u
 
 test("a second server on a data directory in use exits non-zero at once, saying why, and never answers 500", async () => {
   test.setTimeout(300_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const dataDir = tempDataDir();
   const first = startServer(dataDir);
   const port2 = PORT + 100;
   try {
@@ -233,7 +244,7 @@ for (const [variable, env] of [
     .map(([k, v]) => `${k}=${v ?? "unset"}`)
     .join(" ")}) stops the start, naming ${variable}`, async () => {
     test.setTimeout(180_000);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+    const dataDir = tempDataDir();
     const server = startServer(dataDir, { env });
     try {
       const seen = await answersUntilExit(server, PORT);
@@ -252,7 +263,7 @@ for (const [variable, env] of [
 
 test("SIGTERM to `npm start` stops the server: exit 0, port freed, lock released, no process left", async () => {
   test.setTimeout(300_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const dataDir = tempDataDir();
   const npm = startServer(dataDir, { npm: true });
   let serverPid: number | undefined;
   try {
@@ -331,7 +342,7 @@ function slowRequest(port: number, method: string, target: string, headers: Reco
 
 test("a second SIGTERM (the process group's, then the server's own) cuts no request in flight, on any route", async () => {
   test.setTimeout(300_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const dataDir = tempDataDir();
   const { organizationId, apiKey } = bootstrap(dataDir);
   // `npm start` in a process group of its own, as systemd or a terminal runs it: a signal to the group reaches
   // npm and the server, and npm passes its own on, so the server gets SIGTERM twice.
@@ -429,7 +440,7 @@ function abortMidBody(target: string, headers: Record<string, string>, declared:
 
 test("a client leaving mid-upload is an info line; every line the server writes is JSON; no deprecation warning", async () => {
   test.setTimeout(300_000);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "coverdesk-life-"));
+  const dataDir = tempDataDir();
   const { apiKey } = bootstrap(dataDir);
   const server = startServer(dataDir); // LOG_LEVEL=info
   try {

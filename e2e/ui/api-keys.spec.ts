@@ -30,6 +30,10 @@ test("sign up, create an API key, use it, revoke it", async ({ page }) => {
   await page.getByRole("button", { name: "Create your first key" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("Name").fill("Website checkout");
+  // One choice of access, read and write unless the user picks otherwise.
+  const access = dialog.getByRole("group", { name: "Permissions" });
+  await expect(access.getByRole("radio", { name: /Read and write/ })).toBeChecked();
+  await expect(access.getByRole("radio", { name: /Read only/ })).not.toBeChecked();
   await checkPage(page, "api-keys-create-dialog", dialog.getByLabel("Name"));
   await dialog.getByRole("button", { name: "Create key" }).click();
 
@@ -49,6 +53,25 @@ test("sign up, create an API key, use it, revoke it", async ({ page }) => {
   expect(ok.status()).toBe(200);
   const listed = await ok.json();
   expect(listed.data.map((k: { name: string }) => k.name)).toEqual(["Website checkout"]);
+  expect((await api.put("business/settings", { data: { notifications: { sms: true } } })).status()).toBe(200);
+
+  // Made read-only in its edit dialog: it still reads, and may no longer write.
+  await row.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit API key" });
+  await expect(edit.getByRole("radio", { name: /Read and write/ })).toBeChecked();
+  await edit.getByText("Read only").click();
+  await expect(edit.getByRole("radio", { name: /Read only/ })).toBeChecked();
+  await expect(edit.getByRole("radio", { name: /Read and write/ })).not.toBeChecked();
+  await checkPage(page, "api-keys-edit-dialog", edit.getByRole("radio", { name: /Read only/ }));
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit).toBeHidden();
+  await expect(row).not.toContainText("write");
+  expect((await api.get("business/api-keys")).status()).toBe(200);
+  await problem(
+    await api.put("business/settings", { data: { notifications: { sms: false } } }),
+    403,
+    "insufficient_permissions",
+  );
 
   await row.getByRole("button", { name: "Revoke" }).click();
   const confirm = page.getByRole("alertdialog");

@@ -20,12 +20,16 @@ async function sendWith(nodeEnv: "production" | "development") {
     `const { sendEmail } = await import(${JSON.stringify(path.resolve(__dirname, "email.ts"))});
 await sendEmail({ to: "new@example.test", subject: "Your sign-in code 918273", text: "Accept: ${LINK}", html: "<a href='${LINK}'>Accept</a>", link: "${LINK}" });`,
   );
-  const { stdout, stderr } = await run(path.resolve("node_modules/.bin/tsx"), [script], {
-    env: { ...process.env, NODE_ENV: nodeEnv, DATA_DIR: dataDir, LOG_LEVEL: "info", SMTP_URL: "", DATABASE_URL: "" },
-  });
-  const mailDir = path.join(dataDir, "mail");
-  const eml = fs.readdirSync(mailDir).map((f) => fs.readFileSync(path.join(mailDir, f), "utf8"));
-  return { log: stdout + stderr, eml };
+  try {
+    const { stdout, stderr } = await run(path.resolve("node_modules/.bin/tsx"), [script], {
+      env: { ...process.env, NODE_ENV: nodeEnv, DATA_DIR: dataDir, LOG_LEVEL: "info", SMTP_URL: "", DATABASE_URL: "" },
+    });
+    const mailDir = path.join(dataDir, "mail");
+    const eml = fs.readdirSync(mailDir).map((f) => fs.readFileSync(path.join(mailDir, f), "utf8"));
+    return { log: stdout + stderr, eml };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 describe("local outbox logging", () => {

@@ -8,7 +8,9 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
-import addressparser from "nodemailer/lib/addressparser";
+// The file itself, not the folder: nodemailer stays external (next.config.js), so Node resolves this
+// request at run time, and Node's ESM resolver does not look for a folder's index.js.
+import addressparser from "nodemailer/lib/addressparser/index.js";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
 

@@ -19,9 +19,15 @@ const MODES = [
   { value: "test", label: "Test", hint: "cd_test_…: test data and sandbox money, kept apart" },
 ] as const;
 
-const PERMISSIONS = [
-  { value: "read", label: "Read", hint: "GET requests: list and view" },
-  { value: "write", label: "Write", hint: "Create, change and delete (includes read)" },
+/** One choice, not two checkboxes: a key reads, or reads and writes (write includes read). */
+const ACCESS = [
+  { value: "read", label: "Read only", hint: "GET requests: list and view, nothing changes", permissions: ["read"] },
+  {
+    value: "write",
+    label: "Read and write",
+    hint: "Also create, change and delete",
+    permissions: ["read", "write"],
+  },
 ] as const;
 
 export function ApiKeyFormDialog({
@@ -132,32 +138,36 @@ function ApiKeyForm({
         <Controller
           control={form.control}
           name="permissions"
-          render={({ field }) => (
-            <div className="space-y-2">
-              {PERMISSIONS.map((p) => {
-                const checked = field.value.includes(p.value);
-                return (
+          render={({ field }) => {
+            const current = field.value.includes("write") ? "write" : "read";
+            return (
+              <div className="grid gap-2 sm:grid-cols-2">
+                {ACCESS.map((a) => (
                   <label
-                    key={p.value}
-                    className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50"
+                    key={a.value}
+                    className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-200 p-3 hover:bg-slate-50 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
                   >
                     <input
-                      type="checkbox"
+                      type="radio"
+                      name={field.name}
+                      value={a.value}
+                      checked={current === a.value}
+                      onChange={() => field.onChange([...a.permissions])}
+                      onBlur={field.onBlur}
+                      aria-describedby={`key-access-${a.value}-hint`}
                       className="mt-0.5 h-4 w-4 accent-brand-600"
-                      checked={checked}
-                      onChange={() =>
-                        field.onChange(checked ? field.value.filter((v) => v !== p.value) : [...field.value, p.value])
-                      }
                     />
                     <span>
-                      <span className="block text-sm font-medium">{p.label}</span>
-                      <span className="block text-xs text-slate-600">{p.hint}</span>
+                      <span className="block text-sm font-medium">{a.label}</span>
+                      <span id={`key-access-${a.value}-hint`} className="block text-xs text-slate-600">
+                        {a.hint}
+                      </span>
                     </span>
                   </label>
-                );
-              })}
-            </div>
-          )}
+                ))}
+              </div>
+            );
+          }}
         />
         {errors.permissions && (
           <p role="alert" className="text-xs text-red-600">
