@@ -3,13 +3,11 @@
 // Creates (or finds) the user and their organization and prints one JSON line
 // {"organizationId","userId","apiKey"} with a new read+write API key.
 // Idempotent on email + organization name: a second run reuses both.
-import crypto from "node:crypto";
 import { parseArgs } from "node:util";
-import { hashPassword } from "@/server/password";
 import { createApiKey } from "@/server/api-keys/service";
-import { db, disconnectDatabase } from "@/server/db/client";
+import { disconnectDatabase } from "@/server/db/client";
 import { CreateOrganizationInput } from "@/lib/schemas/organizations";
-import { createOrganization } from "@/server/organizations/service";
+import { ensureOwner } from "@/server/organizations/operator-owner";
 
 async function main() {
   const { values } = parseArgs({
@@ -28,37 +26,18 @@ async function main() {
   if (values.password !== undefined && values.password.length < 8) throw new Error("--password: at least 8 characters");
   const { name: orgName, email } = input.data;
 
-  let user = await db.user.findUnique({ where: { email } });
-  if (!user) {
-    user = await db.user.create({
-      data: { id: crypto.randomBytes(24).toString("base64url"), email, name: values.name ?? email.split("@")[0]! },
-    });
-  }
-  if (values.password) {
-    const password = await hashPassword(values.password);
-    const existing = await db.account.findFirst({ where: { userId: user.id, providerId: "credential" } });
-    if (existing) await db.account.update({ where: { id: existing.id }, data: { password } });
-    else {
-      await db.account.create({
-        data: {
-          id: crypto.randomBytes(24).toString("base64url"),
-          userId: user.id,
-          accountId: user.id,
-          providerId: "credential",
-          password,
-        },
-      });
-    }
-  }
+  const { userId, organizationId } = await ensureOwner({
+    email,
+    name: values.name ?? email.split("@")[0]!,
+    organizationName: orgName,
+    password: values.password,
+  });
 
-  const owned = await db.member.findFirst({ where: { userId: user.id, role: "OWNER", organization: { name: orgName } } });
-  const organizationId = owned?.organizationId ?? (await createOrganization(user.id, { name: orgName, email })).id;
-
-  const owner = { organizationId, userId: user.id, role: "OWNER" as const };
+  const owner = { organizationId, userId, role: "OWNER" as const };
   const day = new Date().toISOString().slice(0, 10);
   const key = await createApiKey(owner, { name: `Bootstrap key ${day}`, permissions: ["read", "write"], mode: "live" });
   const testKey = await createApiKey(owner, { name: `Bootstrap test key ${day}`, permissions: ["read", "write"], mode: "test" });
-  process.stdout.write(`${JSON.stringify({ organizationId, userId: user.id, apiKey: key.key, testApiKey: testKey.key })}\n`);
+  process.stdout.write(`${JSON.stringify({ organizationId, userId, apiKey: key.key, testApiKey: testKey.key })}\n`);
 }
 
 main()

@@ -3,11 +3,9 @@
 // loads the sample data into the organization's test twin, and prints how to sign in.
 // Idempotent: a second run finds both and adds nothing (it resets the password it prints).
 // Run with the app stopped on the embedded database (DATA_DIR), or against DATABASE_URL.
-import crypto from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { hashPassword } from "@/server/password";
-import { db, disconnectDatabase } from "@/server/db/client";
-import { createOrganization } from "@/server/organizations/service";
+import { disconnectDatabase } from "@/server/db/client";
+import { ensureOwner } from "@/server/organizations/operator-owner";
 import { ensureTestTwin } from "@/server/organizations/twin";
 import { loadSampleData } from "@/server/demo/service";
 
@@ -17,28 +15,13 @@ const PASSWORD = "coverdesk-demo";
 
 async function main() {
   const started = performance.now();
-  let user = await db.user.findUnique({ where: { email: EMAIL } });
-  if (!user) {
-    user = await db.user.create({
-      data: { id: crypto.randomBytes(24).toString("base64url"), email: EMAIL, name: "Demo Owner", emailVerified: true },
-    });
-  }
-  const password = await hashPassword(PASSWORD);
-  const credential = await db.account.findFirst({ where: { userId: user.id, providerId: "credential" } });
-  if (credential) await db.account.update({ where: { id: credential.id }, data: { password } });
-  else {
-    await db.account.create({
-      data: {
-        id: crypto.randomBytes(24).toString("base64url"),
-        userId: user.id,
-        accountId: user.id,
-        providerId: "credential",
-        password,
-      },
-    });
-  }
-  const owned = await db.member.findFirst({ where: { userId: user.id, role: "OWNER", organization: { name: ORG } } });
-  const accountId = owned?.organizationId ?? (await createOrganization(user.id, { name: ORG, email: EMAIL })).id;
+  const { userId, organizationId: accountId } = await ensureOwner({
+    email: EMAIL,
+    name: "Demo Owner",
+    organizationName: ORG,
+    password: PASSWORD,
+    emailVerified: true,
+  });
   const twinId = await ensureTestTwin(accountId);
   let last = started;
   const step = (label: string) => {
@@ -48,7 +31,7 @@ async function main() {
   };
   step("account");
   const result = await loadSampleData(
-    { organizationId: twinId, accountId, livemode: false, userId: user.id, role: "OWNER" },
+    { organizationId: twinId, accountId, livemode: false, userId, role: "OWNER" },
     "full",
     step,
   );

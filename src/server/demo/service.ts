@@ -32,7 +32,7 @@ import { recordApiRequest, flushApiUsage } from "@/server/analytics/metering";
 import { SANDBOX_CARDS } from "@/server/payments/provider";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { UploadedFile } from "@/server/files/multipart";
-import { rgbPng } from "@/server/demo/png";
+import { rgbPng } from "@/lib/png";
 import type { SampleDataResult } from "@/lib/schemas/sample-data";
 
 /** full: the `npm run demo` business; light: what the dashboard's button loads (a few seconds). */
