@@ -13,13 +13,17 @@
 // Each test starts its own copy of the built app (NEXT_DIST_DIR), with the
 // tests-only hook CRASH_AFTER_COMMIT_FOR_TESTS=<key,key…> (see
 // src/server/operations/pipeline.ts), on the embedded database and — when
-// DATABASE_URL is set — on PostgreSQL.
+// DATABASE_URL is set — on PostgreSQL, in a database of the test's own: its
+// servers run the job runner and are killed on purpose, so on the database the
+// other specs share they would claim those specs' mail and renewals (and
+// strand them under a lease when killed, or crash on another test's renewal).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 
 const DIST = path.resolve(process.env.NEXT_DIST_DIR || ".next");
 /** A port of its own (E2E_CRASH_PORT to choose it), away from the main server and the lifecycle spec's. */
@@ -104,6 +108,32 @@ function bootstrap(env: Record<string, string>, org: string, email: string) {
   return JSON.parse(boot.stdout.trim().split("\n").pop()!) as { apiKey: string; testApiKey: string };
 }
 
+/** Runs one statement on the PostgreSQL server at `url` (CREATE and DROP DATABASE cannot run in a transaction). */
+async function onServer(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The databases this file made, each with the URL to reach its server: dropped once its tests are done. */
+const ownDatabases: { name: string; server: string }[] = [];
+test.afterAll(async () => {
+  for (const { name, server } of ownDatabases.splice(0)) await onServer(server, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+});
+
+/** A new, empty database beside the one at `url` (the first server migrates it); its URL. */
+async function ownDatabase(url: string, name: string) {
+  await onServer(url, `CREATE DATABASE "${name}"`);
+  ownDatabases.push({ name, server: url });
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return own.toString();
+}
+
 const databases = [
   { name: "embedded", url: "" },
   ...(process.env.DATABASE_URL ? [{ name: "PostgreSQL", url: process.env.DATABASE_URL }] : []),
@@ -113,8 +143,8 @@ for (const database of databases) {
   test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation; a renewal killed after its charge is settled once`, async () => {
     test.setTimeout(240_000);
     const dataDir = tempDataDir();
-    const env = { DATABASE_URL: database.url, DATA_DIR: dataDir };
     const run = crypto.randomBytes(4).toString("hex");
+    const env = { DATABASE_URL: database.url ? await ownDatabase(database.url, `coverdesk_crash_${run}`) : "", DATA_DIR: dataDir };
 
     // An organization and its API key, made as an operator would (before the embedded lock is taken).
     const { apiKey, testApiKey } = bootstrap(env, `Crash ${run}`, `crash-${run}@example.test`);

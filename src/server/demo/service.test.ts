@@ -59,7 +59,8 @@ describe("loadSampleData", () => {
     expect(await db.event.count({ where: { ...where, type: "claim.updated" } })).toBeGreaterThan(0);
     expect((await checkLedger(twin)).problems).toEqual([]);
 
-    // A second run adds nothing.
+    // The load claimed the organization; a second run adds nothing.
+    expect((await db.organization.findUniqueOrThrow({ where: { id: twin } })).sampleDataLoadedAt).not.toBeNull();
     const before = await db.payment.count({ where });
     const again = await loadSampleData(actor, "light");
     expect(again.created).toBe(false);
@@ -78,6 +79,14 @@ describe("loadSampleData", () => {
     const asMember = await refusal(loadSampleData({ ...actor, userId: member.user.id, role: "MEMBER" }));
     expect(asMember.code).toBe("forbidden");
     expect(await liveCounts(org.id)).toEqual([0, 0, 0, 0]);
+    expect(await db.policy.count({ where: { organizationId: actor.organizationId } })).toBe(0);
+  });
+
+  it("does nothing when another load has claimed the organization", async () => {
+    const { actor } = await testView();
+    // As a load on another instance would have left it, a moment before.
+    await db.organization.update({ where: { id: actor.organizationId }, data: { sampleDataLoadedAt: new Date() } });
+    expect(await loadSampleData(actor, "light")).toMatchObject({ created: false, policies: 0, payments: 0, claims: 0 });
     expect(await db.policy.count({ where: { organizationId: actor.organizationId } })).toBe(0);
   });
 });

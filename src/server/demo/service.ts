@@ -3,7 +3,9 @@
 // change writes its event and audit row as a real one would). Used by
 // `npm run demo` (scripts/demo.ts) and the dashboard's "Load sample data".
 //
-// Idempotent: it does nothing when the test data already holds a policy.
+// Idempotent: it does nothing when the test data already holds a policy, or
+// when a load already claimed the organization (organization.sampleDataLoadedAt,
+// set atomically first: two loads at once make one set).
 // What it cannot do through the services: date things in the past — every
 // service writes "now" (the ledger's daily rollups are kept from the same
 // rows), so the history is made of renewal cycles run now, not back-dated.
@@ -110,7 +112,30 @@ export async function loadSampleData(
     webhooks: await db.webhook.count({ where: { organizationId: org } }),
   });
   if ((await db.policy.count({ where: { organizationId: org } })) > 0) return counts(false);
+  // Claimed in one statement before anything is made: of two loads at once (two tabs, two instances)
+  // one sets the column and loads, the other finds it set and loads nothing.
+  const claimed = await db.organization.updateMany({
+    where: { id: org, sampleDataLoadedAt: null },
+    data: { sampleDataLoadedAt: new Date() },
+  });
+  if (claimed.count === 0) return counts(false);
+  try {
+    return await load(actor, size, step, counts);
+  } catch (err) {
+    // What was made stays (each step is a committed service call); the claim goes, so a load after a
+    // failure before the first policy was made starts again.
+    await db.organization.updateMany({ where: { id: org }, data: { sampleDataLoadedAt: null } });
+    throw err;
+  }
+}
 
+async function load(
+  actor: Actor,
+  size: SampleSize,
+  step: (label: string) => void,
+  counts: (created: boolean) => Promise<SampleDataResult>,
+): Promise<SampleDataResult> {
+  const org = actor.organizationId;
   const full = size === "full";
   // Webhooks first: the events below are then fanned out to it, and the job runner delivers them
   // (example.com answers with an error, so the delivery log shows failed attempts and their retries).

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "organization" ADD COLUMN     "sampleDataLoadedAt" TIMESTAMP(3);
