@@ -144,7 +144,10 @@ for (const database of databases) {
     test.setTimeout(240_000);
     const dataDir = tempDataDir();
     const run = crypto.randomBytes(4).toString("hex");
-    const env = { DATABASE_URL: database.url ? await ownDatabase(database.url, `coverdesk_crash_${run}`) : "", DATA_DIR: dataDir };
+    const env = {
+      DATABASE_URL: database.url ? await ownDatabase(database.url, `coverdesk_crash_${run}`) : "",
+      DATA_DIR: dataDir,
+    };
 
     // An organization and its API key, made as an operator would (before the embedded lock is taken).
     const { apiKey, testApiKey } = bootstrap(env, `Crash ${run}`, `crash-${run}@example.test`);

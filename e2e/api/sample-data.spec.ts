@@ -19,7 +19,8 @@ test.describe("sample data across two instances", () => {
     const owner = await signUp();
     await trpc(owner, "organizations.setMode", { livemode: false });
     // The same session on both: the cookie is the host's (ports share cookies), the Origin the app's own.
-    const onSecond = (account: Account) => account.session.post(`${other.base}/api/trpc/sampleData.load`, { data: { json: null } });
+    const onSecond = (account: Account) =>
+      account.session.post(`${other.base}/api/trpc/sampleData.load`, { data: { json: null } });
     const [here, there] = await Promise.all([trpcRaw(owner, "sampleData.load"), onSecond(owner)]);
     expect(here.status(), await here.text()).toBe(200);
     expect(there.status(), await there.text()).toBe(200);
