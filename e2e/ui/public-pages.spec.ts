@@ -137,7 +137,7 @@ test("/docs: opens on the guides, then the reference rendered on the server from
   const member = await signedInPage(browser, owner);
   await member.goto("/docs");
   await member.getByRole("link", { name: "Back to dashboard" }).click();
-  await expect(member).toHaveURL(`${BASE_URL}/`);
+  await expect(member).toHaveURL(`${BASE_URL}/`, { timeout: FIRST_LOAD });
   await expect(member.getByRole("heading", { name: "Welcome, Docs", level: 1 })).toBeVisible({ timeout: FIRST_LOAD });
   await member.context().close();
 });

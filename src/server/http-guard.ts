@@ -282,8 +282,25 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
  * body could be. Beyond that, or after 10 s, the answer goes out and the
  * connection closes (see `closeWhenBodyUnread`).
  */
+const drainCap = () => Math.max(env.API_MAX_BODY_BYTES, env.MAX_UPLOAD_BYTES) + 1024 * 1024;
+
+/**
+ * Whether the rest of an unread body is read (and thrown away) before the
+ * answer. Always, but for a 413: that one only when its declared length is
+ * within what `drain` reads (a JSON body a little over its 1 MiB, say) — else
+ * (chunked, or larger) it goes out at once and the connection closes. Closing
+ * while the client is still sending makes the kernel reset the connection, and
+ * a client that has not yet read the answer then loses it ("fetch failed").
+ */
+function drainsBefore(req: http.IncomingMessage, status: number): boolean {
+  if (req.complete || req.destroyed) return false;
+  if (status !== 413) return true;
+  const declared = Number(req.headers["content-length"]);
+  return Number.isFinite(declared) && declared <= drainCap();
+}
+
 async function drain(req: http.IncomingMessage): Promise<void> {
-  const cap = Math.max(env.API_MAX_BODY_BYTES, env.MAX_UPLOAD_BYTES) + 1024 * 1024;
+  const cap = drainCap();
   req.removeAllListeners("data");
   await new Promise<void>((resolve) => {
     let seen = 0;
@@ -321,7 +338,7 @@ async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: htt
     return;
   }
   // (A client that left has nothing more to send.)
-  if (!req.complete && !req.destroyed && response.status !== 413) await drain(req);
+  if (drainsBefore(req, response.status)) await drain(req);
   res.statusCode = response.status;
   for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of response.headers) res.setHeader(name, value);
