@@ -79,7 +79,15 @@ export type OperationView = {
   curl: string;
 };
 export type TagView = { id: string; name: string; operations: OperationView[] };
-export type ReferenceView = { title: string; version: string; description?: string; baseUrl: string; tags: TagView[] };
+export type ReferenceView = {
+  title: string;
+  version: string;
+  description?: string;
+  baseUrl: string;
+  tags: TagView[];
+  /** Answers every operation lists alike (401, 404, 429): shown once, not in each operation's table. */
+  shared: ResponseView[];
+};
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 const MAX_DEPTH = 4;
@@ -300,12 +308,20 @@ export function referenceView(): ReferenceView {
       });
     }
   }
+  // An answer every operation gives with the same words and schema is listed once, above the reference:
+  // 98 operations × 3 such rows were the page's largest part.
+  const all = [...tags.values()].flatMap((t) => t.operations);
+  const key = (r: ResponseView) => `${r.status}\u0000${r.description}\u0000${r.schema ?? ""}`;
+  const shared = (all[0]?.responses ?? []).filter((r) => all.every((op) => op.responses.some((o) => key(o) === key(r))));
+  const sharedKeys = new Set(shared.map(key));
+  for (const op of all) op.responses = op.responses.filter((r) => !sharedKeys.has(key(r)));
   cached = {
     title: doc.info.title,
     version: doc.info.version,
     description: doc.info.description,
     baseUrl,
     tags: [...tags.values()],
+    shared,
   };
   return cached;
 }

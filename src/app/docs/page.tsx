@@ -4,7 +4,7 @@ import Link from "next/link";
 import { Logo } from "@/components/logo";
 import { GUIDES, Guides } from "./guides";
 import { referenceView, type TagView } from "./openapi-view";
-import { Reference } from "./reference";
+import { Reference, SharedResponses } from "./reference";
 import { Method } from "./ui";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -113,6 +113,7 @@ export default function DocsPage() {
               Every endpoint, grouped by resource. <Method method="POST" /> requests accept an{" "}
               <code className="font-mono">Idempotency-Key</code>.
             </p>
+            <SharedResponses responses={ref.shared} />
           </div>
           <Reference tags={ref.tags} />
         </main>

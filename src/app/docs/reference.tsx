@@ -1,4 +1,4 @@
-import type { FieldRow, OperationView, ParamRow, TagView } from "./openapi-view";
+import type { FieldRow, OperationView, ParamRow, ResponseView, TagView } from "./openapi-view";
 import { C, Code, Inline, Method } from "./ui";
 
 const TH = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
@@ -71,6 +71,57 @@ function Fields({ fields }: { fields: FieldRow[] }) {
 
 const h4 = "mt-5 mb-2 text-sm font-semibold text-slate-900";
 
+function Responses({ responses }: { responses: ResponseView[] }) {
+  return (
+    // Cell styles set once on the table: 98 operations' tables make the page's largest part.
+    <div className="rounded-md border border-slate-200">
+      <table className="w-full table-fixed text-sm text-slate-700 [&_td]:px-3 [&_td]:py-2 [&_td]:align-top [&_td]:[overflow-wrap:anywhere] [&_td:first-child]:font-mono [&_td:first-child]:font-semibold [&_td:last-child]:font-mono [&_td:last-child]:text-xs [&_tr+tr]:border-t [&_tr+tr]:border-slate-100">
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className={`${TH} w-20`}>
+              Status
+            </th>
+            <th scope="col" className={TH}>
+              Description
+            </th>
+            <th scope="col" className={`${TH} w-1/3`}>
+              Schema
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {responses.map((r) => (
+            <tr key={r.status} className={r.status.startsWith("2") ? "text-emerald-800" : undefined}>
+              <td>{r.status}</td>
+              <td className="text-slate-700">
+                <Inline text={r.description} />
+              </td>
+              <td>{r.schema}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The answers every operation may give, listed once (each operation's table links here). */
+export function SharedResponses({ responses }: { responses: ResponseView[] }) {
+  if (responses.length === 0) return null;
+  return (
+    <section id="every-operation" aria-labelledby="every-operation-title" className="scroll-mt-20 pt-6">
+      <h3 id="every-operation-title" className="text-base font-semibold text-slate-900">
+        Answers every operation may give
+      </h3>
+      <p className="mt-1 mb-3 text-sm text-slate-700">
+        Besides its own, listed with it. Each is a problem (<code className="font-mono">application/problem+json</code>) with a{" "}
+        <code className="font-mono">code</code> and a <code className="font-mono">requestId</code>.
+      </p>
+      <Responses responses={responses} />
+    </section>
+  );
+}
+
 function Operation({ op }: { op: OperationView }) {
   const groups = (["path", "query", "header"] as const)
     .map((where) => ({ where, params: op.params.filter((p) => p.in === where) }))
@@ -112,35 +163,14 @@ function Operation({ op }: { op: OperationView }) {
         </section>
       ))}
       <h4 className={h4}>Responses</h4>
-      {/* Cell styles set once on the table: 98 operations × ~7 rows make the page's largest part. */}
-      <div className="rounded-md border border-slate-200">
-        <table className="w-full table-fixed text-sm text-slate-700 [&_td]:px-3 [&_td]:py-2 [&_td]:align-top [&_td]:[overflow-wrap:anywhere] [&_td:first-child]:font-mono [&_td:first-child]:font-semibold [&_td:last-child]:font-mono [&_td:last-child]:text-xs [&_tr+tr]:border-t [&_tr+tr]:border-slate-100">
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className={`${TH} w-20`}>
-                Status
-              </th>
-              <th scope="col" className={TH}>
-                Description
-              </th>
-              <th scope="col" className={`${TH} w-1/3`}>
-                Schema
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {op.responses.map((r) => (
-              <tr key={r.status} className={r.status.startsWith("2") ? "text-emerald-800" : undefined}>
-                <td>{r.status}</td>
-                <td className="text-slate-700">
-                  <Inline text={r.description} />
-                </td>
-                <td>{r.schema}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Responses responses={op.responses} />
+      <p className="mt-2 text-xs text-slate-600">
+        And the{" "}
+        <a href="#every-operation" className="font-medium text-brand-700 underline">
+          answers every operation may give
+        </a>
+        .
+      </p>
       <h4 className={h4}>Example</h4>
       <Code label={`${op.summary}: curl example`}>{op.curl}</Code>
     </article>
