@@ -127,20 +127,51 @@ async function attemptRow(job: RowJob<{ id: string }, unknown>, row: { id: strin
   return job.retry.exhausted(row, result, attempt);
 }
 
-/** Claims and attempts the due rows of one kind. Returns how many it claimed. */
-export async function runRowJob(job: RowJob<{ id: string }, unknown>): Promise<number> {
+/**
+ * A started runner's lane: the attempts it left running. A claimed batch is
+ * waited for at most `waitMs`; an attempt still under way then (a receiver
+ * taking its full timeout) goes on by itself, its row still leased, and the
+ * lane claims what is due next — one slow receiver no longer holds back every
+ * other organization's delivery for up to WEBHOOK_TIMEOUT_MS. At most `max`
+ * attempts run at once; the lane waits for the runner's stop to let them end.
+ */
+export interface InFlight {
+  attempts: Set<Promise<void>>;
+  waitMs: number;
+  max: number;
+}
+
+/**
+ * Claims and attempts the due rows of one kind. Returns how many it claimed.
+ * Without `inFlight` (tests, scripts, `runJobsOnce`) every attempt has ended
+ * when it returns.
+ */
+export async function runRowJob(job: RowJob<{ id: string }, unknown>, inFlight?: InFlight): Promise<number> {
+  if (inFlight) while (inFlight.attempts.size >= inFlight.max) await Promise.race(inFlight.attempts);
   const ids = await claimDue(job);
   if (ids.length === 0) return 0;
   const rows = await job.load(ids);
-  const results = await Promise.allSettled(rows.map((row) => attemptRow(job, row)));
-  results.forEach((r, i) => {
-    // The row keeps its lease and comes back after it, like a crashed runner's.
-    if (r.status === "rejected") logger.error({ err: r.reason, job: job.kind, id: rows[i]!.id }, "job attempt failed");
-  });
+  const attempts = rows.map((row) =>
+    attemptRow(job, row).catch((err: unknown) => {
+      // The row keeps its lease and comes back after it, like a crashed runner's.
+      logger.error({ err, job: job.kind, id: row.id }, "job attempt failed");
+    }),
+  );
+  if (!inFlight) {
+    await Promise.all(attempts);
+    return ids.length;
+  }
+  for (const attempt of attempts) {
+    inFlight.attempts.add(attempt);
+    void attempt.finally(() => inFlight.attempts.delete(attempt));
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(attempts), new Promise((resolve) => (timer = setTimeout(resolve, inFlight.waitMs)))]);
+  clearTimeout(timer);
   return ids.length;
 }
 
 /** Runs a job once (a row job: one claimed batch). */
-export function runJob(job: Job): Promise<number> {
-  return job.type === "rows" ? runRowJob(job) : job.run();
+export function runJob(job: Job, inFlight?: InFlight): Promise<number> {
+  return job.type === "rows" ? runRowJob(job, inFlight) : job.run();
 }

@@ -49,7 +49,16 @@ export const sweepJob = passJob({
     const rows = await sweepExpiredRows();
     const files = await sweepOrphanFiles();
     const payments = await expireUnpaidLinkPayments();
-    return rows.idempotencyKeys + rows.rateLimitWindows + rows.mailTasks + rows.portal + rows.events + rows.streamLeases + files + payments;
+    return (
+      rows.idempotencyKeys +
+      rows.rateLimitWindows +
+      rows.mailTasks +
+      rows.portal +
+      rows.events +
+      rows.streamLeases +
+      files +
+      payments
+    );
   },
 });
 

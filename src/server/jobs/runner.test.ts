@@ -261,6 +261,46 @@ describe("wake-ups", () => {
     expect(passed[1]! - woken).toBeLessThan(100);
   });
 
+  it("a slow attempt never holds back the rows claimed after it in its own lane; stop() waits for it", async () => {
+    const { tag, ids } = await rows(1);
+    const slowId = ids[0]!;
+    const started: Record<string, number> = {};
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const { job } = testKind(tag, async (row) => {
+      started[row.id] = Date.now();
+      if (row.id === slowId) await held; // a receiver taking its full timeout
+      return { ok: true };
+    });
+    const runner = startJobRunner({ intervalMs: 60_000, listen: false, jobs: [job] });
+    runners.push(runner);
+    wakeJobs();
+    expect(await until(() => slowId in started, 2_000)).toBe(true);
+    // Another row, due after the slow one was claimed, while its attempt is still under way.
+    const later = await db.mailTask.create({
+      data: {
+        ...(await rowOf(slowId)),
+        id: undefined,
+        sourceId: "later",
+        attempts: 0,
+        lockedUntil: null,
+        runAt: new Date(Date.now() - 1000),
+      },
+    });
+    const woken = Date.now();
+    wakeJobs();
+    expect(await until(() => later.id in started, 2_000)).toBe(true);
+    expect(started[later.id]! - woken).toBeLessThan(1_000); // the batch is waited for 250 ms, not until the slow one ends
+    expect((await rowOf(later.id)).lastError).toBe("done");
+    expect((await rowOf(slowId)).lastError).toBeNull(); // still under way, its row still leased
+    expect((await rowOf(slowId)).lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+    // Stopping waits for it to end, and its outcome is written.
+    const stopped = runner.stop();
+    setTimeout(release, 100);
+    await stopped;
+    expect((await rowOf(slowId)).lastError).toBe("done");
+  });
+
   it.skipIf(!env.DATABASE_URL)(
     "PostgreSQL: an outbox row committed on another connection wakes the runner at its commit, not before; also after the listener's connection was killed",
     async () => {

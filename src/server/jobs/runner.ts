@@ -19,7 +19,7 @@
 // it apart); WEBHOOK_WORKER is the old name of that switch.
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { runJob, wakeTablesOf, type Job } from "./kind";
+import { runJob, wakeTablesOf, type InFlight, type Job } from "./kind";
 import { JOBS } from "./kinds";
 import { listenForJobs, type JobsListener } from "./notify";
 import { clearWakeHandler, setWakeHandler, signalEvents } from "./wake";
@@ -29,12 +29,17 @@ export { wakeJobs } from "./wake";
 const drains = (job: Job) => job.type === "rows" || job.drain === true;
 
 /** Runs one kind until it has nothing due (or once, if it does not drain). Returns how much it did. */
-async function runKind(job: Job): Promise<number> {
-  if (!drains(job)) return runJob(job);
+async function runKind(job: Job, inFlight?: InFlight): Promise<number> {
+  if (!drains(job)) return runJob(job, inFlight);
   let done = 0;
-  for (let n = await runJob(job); n > 0; n = await runJob(job)) done += n;
+  for (let n = await runJob(job, inFlight); n > 0; n = await runJob(job, inFlight)) done += n;
   return done;
 }
+
+/** A lane waits this long for a claimed batch before it claims the next (see InFlight). */
+const BATCH_WAIT_MS = 250;
+/** Attempts a lane leaves running at once, at most. */
+const MAX_IN_FLIGHT = 100;
 
 /** Passes a runner makes back to back at most before it lets the poll pace it again. */
 const MAX_BACK_TO_BACK = 10;
@@ -81,6 +86,7 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => voi
   let current: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   const lastRun = new Map<string, number>();
+  const inFlight: InFlight = { attempts: new Set(), waitMs: BATCH_WAIT_MS, max: MAX_IN_FLIGHT };
 
   /** One pass; returns how much it did. */
   const pass = async () => {
@@ -92,7 +98,7 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => voi
         lastRun.set(job.kind, Date.now());
       }
       // One kind failing (its database call, say) does not hold back the others.
-      done += await runKind(job).catch((err: unknown) => {
+      done += await runKind(job, inFlight).catch((err: unknown) => {
         logger.error({ err, job: job.kind }, "job pass failed");
         return 0;
       });
@@ -138,6 +144,8 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => voi
       stopped = true;
       clearTimeout(timer);
       await current;
+      // The attempts a pass left running end too (each one bounded by its own timeout).
+      await Promise.allSettled([...inFlight.attempts]);
     },
   };
 }
