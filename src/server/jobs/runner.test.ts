@@ -277,13 +277,15 @@ describe("wake-ups", () => {
     wakeJobs();
     expect(await until(() => slowId in started, 2_000)).toBe(true);
     // Another row, due after the slow one was claimed, while its attempt is still under way.
+    const { organizationId } = await rowOf(slowId);
     const later = await db.mailTask.create({
       data: {
-        ...(await rowOf(slowId)),
-        id: undefined,
+        organizationId,
+        kind: tag,
         sourceId: "later",
-        attempts: 0,
-        lockedUntil: null,
+        recipient: "later@example.test",
+        data: {},
+        sentAt: new Date(), // never the real mail job's
         runAt: new Date(Date.now() - 1000),
       },
     });
