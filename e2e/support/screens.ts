@@ -58,11 +58,22 @@ export async function axeViolations(page: Page, opts: { toasts?: boolean } = {})
         Promise.all(moving.map((a) => a.finished.catch(() => undefined))),
         new Promise((r) => setTimeout(r, 1000)),
       ]);
+      // A button in its loading state (disabled, paler, a spinner) is about to change: waited for, a second
+      // at most, so axe does not judge it half-way (an error message shows a render before its form's button
+      // comes back).
+      for (let waited = 0; document.querySelector("button:disabled .animate-spin") && waited < 1000; waited += 50) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const results = await axe.run(
         { include: [["html"]], exclude },
         { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"], iframes: false },
       );
-      return results.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+      return results.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(" ")),
+      }));
     },
     { tags: AXE_TAGS, exclude },
   );

@@ -162,6 +162,9 @@ test("an approved business adds and verifies a bank account, withdraws, and sees
     await prompt.getByLabel("Password").fill("not-my-password");
     await prompt.getByRole("button", { name: "Confirm" }).click();
     await expect(prompt.locator("#reauth-password-error")).toHaveText("That password is not right");
+    // Judged at rest: the error shows a render before the button leaves its loading state (a paler
+    // colour), and axe once measured it on the way (colour contrast, in a CI run).
+    await expect(prompt.getByRole("button", { name: "Confirm" })).toBeEnabled();
     await checkPage(page, "reauth-prompt", prompt.locator("#reauth-password-error"));
     await prompt.getByLabel("Password").fill(t.account.password);
     await prompt.getByRole("button", { name: "Confirm" }).click();
