@@ -81,9 +81,9 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: BASE_URL,
-    // A trace records a screencast and a DOM snapshot per action: on this 2-core machine that was 40 % of the
-    // browser specs' time (4 files: 106 s with traces, 68 s without), so `npm test` turns it off (E2E_TRACE=off);
-    // a spec run by hand keeps a failure's trace, and E2E_TRACE=retain-on-failure npm test brings them back.
+    // A trace records a screencast and a DOM snapshot of every action, kept only when a test fails: `npm test`
+    // turns it off (E2E_TRACE=off), as nothing there reads one (a failure prints its error and screenshot); a
+    // spec run by hand keeps a failure's trace, and E2E_TRACE=retain-on-failure npm test brings them back.
     trace: (process.env.E2E_TRACE ?? "retain-on-failure") as "off" | "retain-on-failure" | "on",
     screenshot: "only-on-failure",
     launchOptions: {

@@ -16,8 +16,8 @@ const postgres = !!process.env.DATABASE_URL;
 process.env.E2E_BUILT = "1";
 // No full-page screenshots of every checked page (E2E_SCREENSHOTS=1 npm test takes them, as `npm run test:e2e` does).
 process.env.E2E_SCREENSHOTS ??= "0";
-// No Playwright traces (a screencast and DOM snapshots of every action: 40 % of the browser specs' time);
-// a failure still prints its error and keeps its screenshot. E2E_TRACE=retain-on-failure npm test keeps them.
+// No Playwright traces (a screencast and DOM snapshots of every action, which nothing here reads); a failure
+// still prints its error and keeps its screenshot. E2E_TRACE=retain-on-failure npm test keeps them.
 process.env.E2E_TRACE ??= "off";
 const phases = [
   { name: "typecheck + lint", commands: ["npm run -s typecheck", "npm run -s lint", "npm run -s client:check"] },
