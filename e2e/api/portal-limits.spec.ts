@@ -276,10 +276,19 @@ test.describe("two app instances on one PostgreSQL database", () => {
         ...json({ email: `asker-${unique()}@example.test` }, headers),
         base,
       });
-    const client = loopback();
-    for (let i = 0; i < 30; i++) expect((await ask(i % 2 ? SECOND : BASE_URL, client)).status, `request ${i + 1}`).toBe(202);
-    expect((await ask(BASE_URL, client)).status).toBe(429);
-    expect((await ask(SECOND, client, forged(1))).status).toBe(429);
+    // The limit counts in fixed 15-minute windows: a run that straddles a window's end (a CI run did, at
+    // 00:30:00) starts the count again, so it is run again once from a new address.
+    const windowOf = () => Math.floor(Date.now() / (15 * 60_000));
+    for (let run = 1; ; run++) {
+      const window = windowOf();
+      const client = loopback();
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) statuses.push((await ask(i % 2 ? SECOND : BASE_URL, client)).status);
+      statuses.push((await ask(BASE_URL, client)).status, (await ask(SECOND, client, forged(1))).status);
+      if (windowOf() !== window && run === 1) continue;
+      expect(statuses).toEqual([...Array(30).fill(202), 429, 429]);
+      break;
+    }
     expect((await ask(SECOND, loopback())).status).toBe(202);
   });
 });
