@@ -289,18 +289,28 @@ describe("wake-ups", () => {
         runAt: new Date(Date.now() - 1000),
       },
     });
-    const woken = Date.now();
-    wakeJobs();
-    expect(await until(() => later.id in started, 2_000)).toBe(true);
-    expect(started[later.id]! - woken).toBeLessThan(1_000); // the batch is waited for 250 ms, not until the slow one ends
-    expect((await rowOf(later.id)).lastError).toBe("done");
-    expect((await rowOf(slowId)).lastError).toBeNull(); // still under way, its row still leased
-    expect((await rowOf(slowId)).lockedUntil!.getTime()).toBeGreaterThan(Date.now());
-    // Stopping waits for it to end, and its outcome is written.
-    const stopped = runner.stop();
-    setTimeout(release, 100);
-    await stopped;
-    expect((await rowOf(slowId)).lastError).toBe("done");
+    try {
+      const woken = Date.now();
+      wakeJobs();
+      expect(await until(() => later.id in started, 2_000)).toBe(true);
+      expect(started[later.id]! - woken).toBeLessThan(1_000); // the batch is waited for 250 ms, not until the slow one ends
+      // Its outcome is written after its attempt returns: wait for the write, not for the start.
+      let outcome: string | null = null;
+      for (const deadline = Date.now() + 2_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
+        outcome = (await rowOf(later.id)).lastError;
+        if (outcome !== null) break;
+      }
+      expect(outcome).toBe("done");
+      expect((await rowOf(slowId)).lastError).toBeNull(); // still under way, its row still leased
+      expect((await rowOf(slowId)).lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+      // Stopping waits for it to end, and its outcome is written.
+      const stopped = runner.stop();
+      setTimeout(release, 100);
+      await stopped;
+      expect((await rowOf(slowId)).lastError).toBe("done");
+    } finally {
+      release(); // a failed expectation above must not leave stop() waiting on the held attempt
+    }
   });
 
   it.skipIf(!env.DATABASE_URL)(
