@@ -64,6 +64,9 @@ const FIRST_SERVER_ENV = {
   EVENTS_STREAM_HEARTBEAT_MS: "1000",
   LOG_LEVEL: "warn",
   NEXT_TELEMETRY_DISABLED: "1",
+  // One process per instance: on PostgreSQL the suite already runs two instances on two cores, and
+  // `npm start`'s cluster (a worker per core) is proven by e2e/api/cluster.spec.ts.
+  WEB_CONCURRENCY: "1",
 };
 
 export default defineConfig({

@@ -82,6 +82,9 @@ export function startNodeServer(): Promise<void> {
     if (!life.draining && env.WORKER) runner = startJobRunner();
     life.starting = false;
     logger.info("ready");
+    // Under `npm start`'s cluster (scripts/start.mjs) the primary replaces a worker that stops after this, and
+    // stops everything when one fails before it.
+    if (process.env.COVERDESK_CLUSTER_WORKER !== undefined) process.send?.({ type: "coverdesk:ready" });
   })();
 }
 
