@@ -9,9 +9,16 @@
 //   3. the page                    — listPolicies (src/server/policies/service.ts) with pageArgs
 //                                    (src/server/pagination.ts): every column, newest first, limit + 1
 //
+// And the write: POST /api/v1/claims with what the product's does in SQL —
+// the key, the rate limit and the policy read as above, then one transaction:
+// the claim, its first status change, its `claim.submitted` event (the outbox
+// row the job runner delivers from) and its audit entry; the same tables and
+// indexes (and triggers) as the product's, since it is the same database.
+//
 // Started by bench/run.ts: PORT, DATABASE_URL, POOL_SIZE (10, as the product's PrismaPg pool).
 import crypto from "node:crypto";
 import http from "node:http";
+import { createId } from "@paralleldrive/cuid2";
 import pg from "pg";
 
 const PORT = Number(process.env.PORT || 3601);
@@ -78,7 +85,8 @@ const PAGE_SQL = `
     ORDER BY "createdAt" DESC, id DESC
     LIMIT $2`;
 
-async function listPolicies(req, res, url) {
+/** The key and the rate limit (statements 1 and 2), or the refusal sent: the organization the request acts for. */
+async function authenticate(req, res) {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (!m) return problem(res, 401, "missing_api_key", "Unauthorized", "Send your API key as `Authorization: Bearer <key>`");
   if (!KEY_PATTERN.test(m[1])) return problem(res, 401, "invalid_api_key", "Unauthorized", "The API key is not valid");
@@ -99,6 +107,13 @@ async function listPolicies(req, res, url) {
   const { rows: counts } = await pool.query(RATE_SQL, [key.organizationId, new Date(windowStart * 1000), 1]);
   const count = Number(counts[0]?.count ?? 1);
   if (count > key.rateLimit) return problem(res, 429, "rate_limited", "Too Many Requests", "Over the limit");
+  return { key, organizationId };
+}
+
+async function listPolicies(req, res, url) {
+  const auth = await authenticate(req, res);
+  if (!auth) return;
+  const { organizationId } = auth;
 
   // 3. the page
   const limitText = url.searchParams.get("limit");
@@ -130,14 +145,130 @@ async function listPolicies(req, res, url) {
   });
 }
 
+const CLAIM_TYPES = new Set(["accident", "theft", "fire", "flood", "medical", "liability", "other"]);
+
+function readJson(req) {
+  return new Promise((resolve, reject) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (d) => {
+      body += d;
+      if (body.length > 1_000_000) reject(new Error("body too large"));
+    });
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(body));
+      } catch {
+        resolve(undefined);
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+async function postClaim(req, res) {
+  const auth = await authenticate(req, res);
+  if (!auth) return;
+  const { key, organizationId } = auth;
+  if (!key.permissions.includes("write")) return problem(res, 403, "insufficient_permissions", "Forbidden", "A read-only key");
+  const input = await readJson(req);
+  const amountMinor = typeof input?.amount === "number" ? Math.round(input.amount * 100) : NaN;
+  if (
+    typeof input?.policyId !== "string" ||
+    !CLAIM_TYPES.has(input.type) ||
+    typeof input.description !== "string" ||
+    !input.description.trim() ||
+    !Number.isSafeInteger(amountMinor) ||
+    amountMinor <= 0
+  ) {
+    return problem(res, 422, "validation_failed", "Unprocessable Entity", "policyId, type, description and amount are required");
+  }
+  const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : null;
+
+  // 3. the policy, the organization's own
+  const { rows: policies } = await pool.query(`SELECT id, currency FROM policy WHERE id = $1 AND "organizationId" = $2`, [
+    input.policyId,
+    organizationId,
+  ]);
+  const policy = policies[0];
+  if (!policy) return problem(res, 404, "not_found", "Not Found", "Policy not found");
+
+  // 4. one transaction: the claim, its first step, its event (the outbox row) and its audit entry
+  const client = await pool.connect();
+  let claim;
+  try {
+    await client.query("BEGIN");
+    const coverageId = email
+      ? ((
+          await client.query(
+            `SELECT id FROM coverage WHERE "organizationId" = $1 AND "policyId" = $2 AND "customerEmail" = $3 LIMIT 1`,
+            [organizationId, policy.id, email],
+          )
+        ).rows[0]?.id ?? null)
+      : null;
+    const { rows } = await client.query(
+      `INSERT INTO claim (id, "organizationId", "policyId", "coverageId", "customerEmail", type, description, "amountMinor", currency, "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6::"ClaimType", $7, $8, $9, now())
+       RETURNING id, "policyId", "coverageId", type::text AS type, description, "amountMinor", currency, status::text AS status, "createdAt", "updatedAt"`,
+      [createId(), organizationId, policy.id, coverageId, email, input.type, input.description, amountMinor, policy.currency],
+    );
+    const row = rows[0];
+    await client.query(
+      `INSERT INTO claim_status_change (id, "organizationId", "claimId", "toStatus", "apiKeyId") VALUES ($1, $2, $3, 'submitted', $4)`,
+      [createId(), organizationId, row.id, key.id],
+    );
+    claim = {
+      id: row.id,
+      policyId: row.policyId,
+      coverageId: row.coverageId,
+      type: row.type,
+      description: row.description,
+      amount: formatMinor(BigInt(row.amountMinor)),
+      approvedAmount: null,
+      currency: row.currency,
+      status: row.status,
+      payoutAccount: null,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+    await client.query(`INSERT INTO event (id, "organizationId", type, data, subject) VALUES ($1, $2, 'claim.submitted', $3, $4)`, [
+      `evt_${crypto.randomBytes(12).toString("base64url")}`,
+      organizationId,
+      JSON.stringify({ ...claim, attachments: [] }),
+      row.id,
+    ]);
+    await client.query(
+      `INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details)
+       VALUES ($1, $2, 'api_key', $3, $4, 'claim.created', 'claim', $5, $6)`,
+      [
+        createId(),
+        organizationId,
+        key.id,
+        `API key ${key.id}`,
+        row.id,
+        JSON.stringify({ policyId: row.policyId, coverageId, customerEmail: email, type: row.type, amount: claim.amount, currency: row.currency, attachments: 0, source: "api" }),
+      ],
+    );
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  send(res, 201, claim);
+}
+
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://reference");
   const route =
     req.method === "GET" && url.pathname === "/api/v1/business/policies"
       ? listPolicies(req, res, url)
+      : req.method === "POST" && url.pathname === "/api/v1/claims"
+        ? postClaim(req, res)
       : req.method === "GET" && url.pathname === "/api/health"
         ? pool.query("SELECT 1").then(() => send(res, 200, { status: "ok" }))
-        : Promise.resolve(problem(res, 404, "not_found", "Not Found", "Only GET /api/v1/business/policies is here"));
+        : Promise.resolve(problem(res, 404, "not_found", "Not Found", "Only GET /api/v1/business/policies and POST /api/v1/claims are here"));
   route.catch((err) => {
     process.stderr.write(`${err?.stack ?? err}\n`);
     if (!res.headersSent) problem(res, 500, "internal_error", "Internal Server Error", "Something went wrong");
