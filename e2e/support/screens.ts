@@ -7,7 +7,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import axeCore from "axe-core";
-import { expect, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page, type Response } from "@playwright/test";
 import { BASE_URL, type Account } from "./api";
 
 export const SCREENS_DIR = process.env.E2E_SCREENS_DIR ?? path.join("test-results", "screens");
@@ -24,7 +24,26 @@ export async function signedInPage(browser: Browser, account: Account, width = 1
     acceptDownloads: true,
   });
   await context.addCookies((await account.session.storageState()).cookies);
-  return context.newPage();
+  return interactive(await context.newPage());
+}
+
+/**
+ * The page, with goto and reload that return once the app has hydrated (`<html data-hydrated>`, set by
+ * src/trpc/react.tsx). Pages open with their data rendered on the server, so what a spec waits for can be
+ * on screen before React listens: a click or a keystroke then would be lost.
+ */
+export function interactive(page: Page): Page {
+  const hydrated = async (response: Response | null) => {
+    if (response?.ok() && (response.headers()["content-type"] ?? "").startsWith("text/html")) {
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: FIRST_LOAD });
+    }
+    return response;
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => hydrated(await goto(...args));
+  page.reload = async (...args) => hydrated(await reload(...args));
+  return page;
 }
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];

@@ -1,13 +1,15 @@
 // The signed-in user of a page render, and the organization they work in.
 import "server-only";
 import { headers } from "next/headers";
+import { cache } from "react";
 import { capabilities } from "@/server/actor";
 import { isPlatformAdmin } from "@/server/admin/service";
 import { getAuth } from "@/server/auth";
 import type { Me } from "@/lib/schemas/organizations";
 import { resolveActiveMembership } from "@/server/organizations/service";
 
-export async function currentSession() {
+/** Once per render (React cache): the layout and the page ask alike. */
+export const currentSession = cache(async function currentSession() {
   const session = await getAuth().api.getSession({ headers: await headers() });
   if (!session) return null;
   const [member, platformAdmin] = await Promise.all([
@@ -28,4 +30,4 @@ export async function currentSession() {
   const mustEnrol = !!member?.organization.requireTwoFactor && session.user.twoFactorEnabled !== true;
   // platformAdmin also for a user without an organization (a platform operator needs none).
   return { user: session.user, member, me, platformAdmin, mustEnrol };
-}
+});

@@ -15,21 +15,15 @@ import type { ClaimRow } from "@/lib/schemas/claims";
 import { useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
 import { FileClaimButton } from "./file-claim-button";
+import { CLAIM_FILTERS, claimFilters } from "./filters";
 
-const FILTERS = ["q", "status", "type", "policyId"] as const;
 const label = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1).replace("_", " ")}`;
-const pick = <T extends string>(values: readonly T[], v: string) => ((values as readonly string[]).includes(v) ? (v as T) : undefined);
 
 export function ClaimsView() {
   const trpc = useTRPC();
   const { can } = useMe();
-  const [f, setFilters] = useQueryState(FILTERS);
-  const filters = {
-    q: f.q || undefined,
-    status: pick(CLAIM_STATUSES, f.status),
-    type: pick(CLAIM_TYPES, f.type),
-    policyId: f.policyId || undefined,
-  };
+  const [f, setFilters] = useQueryState(CLAIM_FILTERS);
+  const filters = claimFilters(f);
   const filtered = Object.values(filters).some(Boolean);
   const policies = useQuery(trpc.policies.list.queryOptions({ limit: 100 }));
   const claims = useInfiniteQuery(

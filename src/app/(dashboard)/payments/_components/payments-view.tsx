@@ -14,21 +14,14 @@ import { useQueryState } from "@/lib/use-query-state";
 import { PAYMENT_STATUSES } from "@/lib/enums";
 import type { PaymentRow, PaymentTotals } from "@/lib/schemas/payments";
 import { useTRPC } from "@/trpc/react";
+import { PAYMENT_FILTERS, paymentFilters } from "./filters";
 
-const FILTERS = ["q", "status", "policyId", "paymentLinkId", "from", "to"] as const;
 const today = () => new Date().toISOString().slice(0, 10);
 
 export function PaymentsView() {
   const trpc = useTRPC();
-  const [f, setFilters] = useQueryState(FILTERS);
-  const filters = {
-    q: f.q || undefined,
-    status: (PAYMENT_STATUSES as readonly string[]).includes(f.status) ? (f.status as PaymentRow["status"]) : undefined,
-    policyId: f.policyId || undefined,
-    paymentLinkId: f.paymentLinkId || undefined,
-    from: f.from || undefined,
-    to: f.to || undefined,
-  };
+  const [f, setFilters] = useQueryState(PAYMENT_FILTERS);
+  const filters = paymentFilters(f);
   const filtered = Object.values(filters).some(Boolean);
   const policies = useQuery(trpc.policies.list.queryOptions({ limit: 100 }));
   const links = useQuery(trpc.paymentLinks.list.queryOptions({ limit: 100 }));
