@@ -2,16 +2,20 @@
 
 // Cancellations: the cooling-off days within which a cancelled cover gets its
 // whole premium back (afterwards the unused days, pro rata), checked with the
-// API's own schema.
+// API's own schema — loaded (with zod) when the form is first used, not with
+// the page.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { lazyModule } from "@/components/lazy-module";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorState, Skeleton } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/field";
-import { UpdateSettingsInput } from "@/lib/schemas/settings";
 import { toast } from "@/lib/toast";
 import { errorInfo, useTRPC } from "@/trpc/react";
 import { useMe } from "../../_components/me";
+
+/** The API's settings schema (and zod): loaded when the form is focused or submitted. */
+const settingsSchema = lazyModule(() => import("@/lib/schemas/settings"));
 
 export function CancellationsCard() {
   const trpc = useTRPC();
@@ -46,8 +50,11 @@ function CoolingOffForm({ saved }: { saved: number }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
-    const parsed = UpdateSettingsInput.safeParse({ coverage: { coolingOffDays: value } });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    // Without the schema (its chunk failed to load) the server's check, the same one, answers.
+    const parsed = (await settingsSchema().catch(() => null))?.UpdateSettingsInput.safeParse({
+      coverage: { coolingOffDays: value },
+    });
+    if (parsed && !parsed.success) return setError(parsed.error.issues[0]?.message);
     setError(undefined);
     try {
       await update.mutateAsync({ coverage: { coolingOffDays: value } });
@@ -62,7 +69,7 @@ function CoolingOffForm({ saved }: { saved: number }) {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={submit} onFocus={settingsSchema.preload} noValidate className="space-y-4">
       <Field
         id="cooling-off-days"
         label="Cooling-off days"

@@ -2,9 +2,11 @@
 
 // The policyholder cancels their cover: first the quote (what comes back and
 // why), then a reason, then a confirmation. The page reloads showing the
-// cover cancelled.
+// cover cancelled. The API's schema (and zod) loads with the quote, not with
+// the page.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { lazyModule } from "@/components/lazy-module";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { Field, FormError, Textarea } from "@/components/ui/field";
@@ -12,8 +14,11 @@ import type { UploadError } from "@/components/upload/xhr-upload";
 import { ruleSentence } from "@/lib/cancellation";
 import { formatDate } from "@/lib/format";
 import { displayMoney, parseDecimal } from "@/lib/money-format";
-import { PortalCancelInput, type CancellationQuote } from "@/lib/schemas/coverages";
+import type { CancellationQuote } from "@/lib/schemas/coverages";
 import { portalCall } from "./api";
+
+/** The API's schema for the reason (and zod): loaded with the quote, before the form shows. */
+const cancelSchema = lazyModule(() => import("@/lib/schemas/coverages"));
 
 export function CancelCover({ organizationId, coverageId }: { organizationId: string; coverageId: string }) {
   const router = useRouter();
@@ -27,6 +32,7 @@ export function CancelCover({ organizationId, coverageId }: { organizationId: st
   const [cancelling, setCancelling] = useState(false);
 
   const loadQuote = async () => {
+    cancelSchema.preload();
     setLoading(true);
     setError(null);
     try {
@@ -57,12 +63,14 @@ export function CancelCover({ organizationId, coverageId }: { organizationId: st
     <form
       className="space-y-4"
       noValidate
-      onSubmit={(e) => {
+      onFocus={cancelSchema.preload}
+      onSubmit={async (e) => {
         e.preventDefault();
-        const parsed = PortalCancelInput.safeParse({ reason });
-        setReasonError(parsed.error?.issues[0]?.message);
+        // Without the schema (its chunk failed to load) the server's check, the same one, answers.
+        const parsed = (await cancelSchema().catch(() => null))?.PortalCancelInput.safeParse({ reason });
+        setReasonError(parsed?.error?.issues[0]?.message);
         setError(null);
-        if (parsed.success) setConfirming(true);
+        if (!parsed || parsed.success) setConfirming(true);
       }}
     >
       <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="portal-cancellation-quote">

@@ -4,15 +4,20 @@
 // searchable list) and types their account number; the server asks the bank
 // for the account's name and keeps it, which is shown back so a mistake shows
 // before any money moves. The account can be changed until a payout starts.
+// The API's schema (and zod) loads when the form is first used, not with the page.
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
+import { lazyModule } from "@/components/lazy-module";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { NativeSelect } from "@/components/ui/select";
 import type { UploadError } from "@/components/upload/xhr-upload";
 import { formatDateTime } from "@/lib/format";
-import { ClaimantAccountInput, type ClaimantAccount } from "@/lib/schemas/claim-payouts";
+import type { ClaimantAccount, ClaimantAccountInput } from "@/lib/schemas/claim-payouts";
 import { portalButton, portalCall } from "./api";
+
+/** The API's schema for the account (and zod): loaded when the form is focused or submitted. */
+const accountSchema = lazyModule(() => import("@/lib/schemas/claim-payouts"));
 
 export function PayoutAccount({
   organizationId,
@@ -57,19 +62,22 @@ export function PayoutAccount({
       className="space-y-4"
       noValidate
       aria-label="Your bank account"
+      onFocus={accountSchema.preload}
       onSubmit={async (e) => {
         e.preventDefault();
         setError(null);
-        const parsed = ClaimantAccountInput.safeParse({ bankCode, accountNumber });
+        // Without the schema (its chunk failed to load) the server's check, the same one, answers.
+        const parsed = (await accountSchema().catch(() => null))?.ClaimantAccountInput.safeParse({ bankCode, accountNumber });
         const found: Record<string, string> = {};
-        for (const issue of parsed.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
+        for (const issue of parsed?.error?.issues ?? []) found[String(issue.path[0])] ??= issue.message;
         setErrors(found);
-        if (!parsed.success) return;
+        if (parsed && !parsed.success) return;
+        const body: ClaimantAccountInput = parsed?.data ?? { bankCode, accountNumber };
         setSaving(true);
         try {
           await portalCall(`/api/portal/${organizationId}/claims/${claimId}/payout-account`, {
             method: "POST",
-            body: parsed.data,
+            body,
           });
           setEditing(false);
           setAccountNumber("");
