@@ -193,6 +193,7 @@ export interface HistoryOptions {
 const ANALYTICS_TRIGGERS = [
   ["payment", "payment_analytics"],
   ["ledger_transaction", "ledger_analytics"],
+  ["ledger_transaction", "ledger_daily"],
   ["coverage", "coverage_analytics"],
   ["claim", "claim_analytics"],
 ] as const;
@@ -323,7 +324,7 @@ export async function seedHistory(client: pg.Client, opts: HistoryOptions): Prom
       ),
     );
 
-    await step(log, "daily_stats and policy_daily_stats from analytics_source", async () => {
+    await step(log, "daily_stats, policy_daily_stats and ledger_daily", async () => {
       await q(
         `INSERT INTO "daily_stats" ("organizationId", day, "paymentsCreated", "paymentsSucceeded", "paymentsFailed", "grossMinor",
            "feesMinor", "withdrawnMinor", "reversedMinor", purchases, renewals, "claimsFiled", "claimedMinor")
@@ -338,6 +339,13 @@ export async function seedHistory(client: pg.Client, opts: HistoryOptions): Prom
          SELECT "organizationId", "policyId", day, sum("paymentsCreated"), sum("paymentsSucceeded"), sum("paymentsFailed"),
            sum("grossMinor"), sum("feesMinor"), sum(purchases), sum(renewals), sum("claimsFiled"), sum("claimedMinor")
          FROM "analytics_source" WHERE "organizationId" = $1 AND "policyId" IS NOT NULL GROUP BY "organizationId", "policyId", day`,
+        [org],
+      );
+      // The ledger's day sums, as the ledger_daily migration fills them.
+      await q(
+        `INSERT INTO ledger_daily ("organizationId", day, type, "amountMinor", entries)
+         SELECT "organizationId", "createdAt"::date, type, sum("amountMinor"), count(*)::int
+         FROM ledger_transaction WHERE "organizationId" = $1 GROUP BY 1, 2, 3`,
         [org],
       );
     });

@@ -81,6 +81,69 @@ describe("earnings overview", () => {
 });
 
 describe("ledger transactions", () => {
+  it("the 30-day windows end at an instant: entries either side of each boundary land in the right one (day sums between, the boundary days entry by entry)", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const now = new Date("2026-06-15T12:00:00.000Z");
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    const minute = 60_000;
+    const entries: [Date, bigint][] = [
+      [at(60 * minute), 1n], // after now: in no window
+      [at(-minute), 10n], // now's day, before now: last 30
+      [at(-12 * 60 * minute - minute), 20n], // now's day, its first minutes: last 30
+      [at(-10 * DAY_MS), 40n], // a whole day inside: last 30
+      [at(-30 * DAY_MS + minute), 80n], // the 30-day boundary's day, after it: last 30
+      [at(-30 * DAY_MS), 160n], // exactly on it: the previous 30 ("> now − 30 days" for the last)
+      [at(-30 * DAY_MS - minute), 320n], // before it, same day: previous 30
+      [at(-45 * DAY_MS), 640n], // a whole day inside: previous 30
+      [at(-60 * DAY_MS + minute), 1280n], // the 60-day boundary's day, after it: previous 30
+      [at(-60 * DAY_MS), 2560n], // on it: neither
+      [at(-60 * DAY_MS - minute), 5120n], // before: neither
+    ];
+    for (const [createdAt, amountMinor] of entries) {
+      await db.ledgerTransaction.create({
+        data: {
+          organizationId: org.id,
+          type: "payment",
+          amountMinor,
+          currency: "NGN",
+          reference: `cdp_window_${amountMinor}`,
+          description: "window",
+          createdAt,
+        },
+      });
+    }
+    const overview = await getEarningsOverview(actor, now);
+    expect(overview.last30Days).toEqual({ net: formatMinor(10n + 20n + 40n + 80n, "NGN"), previous30DaysNet: formatMinor(160n + 320n + 640n + 1280n, "NGN") });
+    expect(overview.availableBalance).toBe(formatMinor(entries.reduce((sum, [, a]) => sum + a, 0n), "NGN"));
+  });
+
+  it("the running balance of a page that starts days after the first entry: the day sums before it, its own day entry by entry", async () => {
+    const { actor, org } = await ownerWithOrganization();
+    const base = Date.now() - 5 * DAY_MS;
+    const amounts = [1000n, -300n, 50n, 7n, -20n];
+    for (const [i, amountMinor] of amounts.entries()) {
+      // Two entries a day apart from each other, the last two on one day.
+      await db.ledgerTransaction.create({
+        data: {
+          organizationId: org.id,
+          type: amountMinor > 0n ? "payment" : "fee",
+          amountMinor,
+          currency: "NGN",
+          reference: `cdp_running_${i}`,
+          description: "running",
+          createdAt: new Date(base + Math.min(i, 3) * DAY_MS + i * 60_000),
+        },
+      });
+    }
+    const first = await listTransactions(actor, ListTransactionsQuery.parse({ limit: 2 }));
+    const second = await listTransactions(actor, ListTransactionsQuery.parse({ limit: 2, cursor: first.nextCursor }));
+    const third = await listTransactions(actor, ListTransactionsQuery.parse({ limit: 2, cursor: second.nextCursor }));
+    const after = [...first.data, ...second.data, ...third.data].map((t) => t.balanceAfter);
+    // Newest first: 737 after the last entry, then back one entry at a time.
+    const running = [1000n, 700n, 750n, 757n, 737n].reverse().map((v) => formatMinor(v, "NGN"));
+    expect(after).toEqual(running);
+  });
+
   it("newest first with signed amounts; filters by type and day; paginates", async () => {
     const { actor, failed } = await busyOrg();
     const all = await listTransactions(actor, ListTransactionsQuery.parse({ limit: "100" }));

@@ -8,6 +8,7 @@ import { WithdrawInput } from "@/lib/schemas/withdrawals";
 import { requestWithdrawal } from "@/server/withdrawals/service";
 import { ownerWithOrganization } from "@/test/fixtures";
 import { approveKyb, bankAccount, receivePayment } from "@/test/money";
+import { formatMinor } from "@/lib/money";
 import { checkLedger, ledgerCheckReport, organizationsToCheck } from "./check";
 
 /** Payments, a pending, a paid and a failed withdrawal: everything done through the services. */
@@ -110,6 +111,22 @@ describe("checkLedger", () => {
     expect((await checkLedger(org.id)).problems.map((p) => p.message)).toEqual([
       "daily_stats totals ≠ analytics_source: purchases 3 ≠ 1, grossMinor 110.00 ≠ 100.00",
       "policy_daily_stats totals ≠ analytics_source: paymentsFailed 1 ≠ 0",
+    ]);
+  });
+
+  it("reports a day sum of the ledger (what the earnings pages read) that disagrees with its entries", async () => {
+    const { org } = await healthyOrg();
+    const [day] = await db.ledgerDaily.findMany({ where: { organizationId: org.id, type: "payment" }, take: 1 });
+    expect(day!.entries).toBeGreaterThan(0);
+    // Written behind the trigger's back, as a lost or doubled trigger would.
+    await db.ledgerDaily.update({
+      where: { organizationId_day_type: { organizationId: org.id, day: day!.day, type: "payment" } },
+      data: { amountMinor: { increment: 500n } },
+    });
+    const iso = day!.day.toISOString().slice(0, 10);
+    expect((await checkLedger(org.id)).problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^overview availableBalance .* ≠ ledger balance /),
+      `ledger_daily ${iso} payment: ${formatMinor(day!.amountMinor + 500n, "NGN")} in ${day!.entries} entries ≠ the entries' ${formatMinor(day!.amountMinor, "NGN")} in ${day!.entries}`,
     ]);
   });
 

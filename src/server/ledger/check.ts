@@ -40,6 +40,7 @@ export async function organizationsToCheck(): Promise<string[]> {
     SELECT "organizationId" AS id FROM ledger_transaction
     UNION SELECT "organizationId" AS id FROM withdrawal
     UNION SELECT "organizationId" AS id FROM daily_stats
+    UNION SELECT "organizationId" AS id FROM ledger_daily
     ORDER BY id`;
   return rows.map((r) => r.id);
 }
@@ -123,6 +124,7 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
 
   problems.push(...(await checkMoneyBack(tx, organizationId, entries, currency)));
   problems.push(...(await checkRollups(tx, organizationId, currency)));
+  problems.push(...(await checkLedgerDaily(tx, organizationId, currency)));
   return problems;
 }
 
@@ -224,4 +226,29 @@ async function checkRollups(tx: Tx, organizationId: string, currency: string): P
         ];
   };
   return [...compare("daily_stats", all, daily, source), ...compare("policy_daily_stats", perPolicy, policies, sourceOfPolicies)];
+}
+
+/**
+ * (e) The ledger's day sums (ledger_daily, what the earnings pages read) against the entries they sum,
+ * day by day and type by type: the first few that differ.
+ */
+async function checkLedgerDaily(tx: Tx, organizationId: string, currency: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<
+    { day: string; type: string; rollup: bigint | null; rollupCount: number | null; sum: bigint | null; count: number | null }[]
+  >`
+    SELECT coalesce(r.day, e.day)::text AS day, coalesce(r.type, e.type)::text AS type,
+      r."amountMinor" AS rollup, r.entries AS "rollupCount", e.sum, e.count
+    FROM (SELECT day, type, "amountMinor", entries FROM ledger_daily WHERE "organizationId" = ${organizationId}) r
+    FULL JOIN (
+      SELECT "createdAt"::date AS day, type, sum("amountMinor")::bigint AS sum, count(*)::int AS count
+      FROM ledger_transaction WHERE "organizationId" = ${organizationId} GROUP BY 1, 2
+    ) e ON r.day = e.day AND r.type = e.type
+    WHERE r."amountMinor" IS DISTINCT FROM e.sum OR r.entries IS DISTINCT FROM e.count
+    ORDER BY 1, 2
+    LIMIT 5`;
+  const minorUnits = (v: bigint | null) => formatMinor(BigInt(v ?? 0n), currency);
+  return rows.map(
+    (r) =>
+      `ledger_daily ${r.day} ${r.type}: ${minorUnits(r.rollup)} in ${r.rollupCount ?? 0} entries ≠ the entries' ${minorUnits(r.sum)} in ${r.count ?? 0}`,
+  );
 }
