@@ -23,6 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { withMigratedDatabase } from "../support/migrated-data-dir";
 import pg from "pg";
 
 const DIST = path.resolve(process.env.NEXT_DIST_DIR || ".next");
@@ -142,7 +143,8 @@ const databases = [
 for (const database of databases) {
   test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation; a renewal killed after its charge is settled once`, async () => {
     test.setTimeout(240_000);
-    const dataDir = tempDataDir();
+    // Embedded: a migrated database to start from (on PostgreSQL the directory holds the stored files only).
+    const dataDir = database.url ? tempDataDir() : withMigratedDatabase(tempDataDir());
     const run = crypto.randomBytes(4).toString("hex");
     const env = {
       DATABASE_URL: database.url ? await ownDatabase(database.url, `coverdesk_crash_${run}`) : "",

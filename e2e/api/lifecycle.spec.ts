@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { expect, test } from "@playwright/test";
+import { withMigratedDatabase } from "../support/migrated-data-dir";
 
 const DIST = path.resolve(process.env.NEXT_DIST_DIR || ".next");
 const PORT = Number(process.env.LIFECYCLE_PORT) || 3290 + (process.pid % 7);
@@ -149,7 +150,7 @@ const alive = (pid: number) => {
 
 test("a second process is refused the data directory; SIGTERM drains, releases the lock and exits 0", async () => {
   test.setTimeout(120_000);
-  const dataDir = tempDataDir();
+  const dataDir = withMigratedDatabase(tempDataDir());
   const server = startServer(dataDir);
   try {
     await healthy();
@@ -191,7 +192,7 @@ test("a second process is refused the data directory; SIGTERM drains, releases t
 
 test("a lock left by a killed server is taken over at once; health answers 503 until ready", async () => {
   test.setTimeout(300_000);
-  const dataDir = tempDataDir();
+  const dataDir = withMigratedDatabase(tempDataDir());
   const first = startServer(dataDir);
   let second: Server | undefined;
   try {
@@ -214,7 +215,7 @@ test("a lock left by a killed server is taken over at once; health answers 503 u
 
 test("a second server on a data directory in use exits non-zero at once, saying why, and never answers 500", async () => {
   test.setTimeout(300_000);
-  const dataDir = tempDataDir();
+  const dataDir = withMigratedDatabase(tempDataDir());
   const first = startServer(dataDir);
   const port2 = PORT + 100;
   try {
@@ -263,7 +264,7 @@ for (const [variable, env] of [
 
 test("SIGTERM to `npm start` stops the server: exit 0, port freed, lock released, no process left", async () => {
   test.setTimeout(300_000);
-  const dataDir = tempDataDir();
+  const dataDir = withMigratedDatabase(tempDataDir());
   const npm = startServer(dataDir, { npm: true });
   let serverPid: number | undefined;
   try {
@@ -342,7 +343,7 @@ function slowRequest(port: number, method: string, target: string, headers: Reco
 
 test("a second SIGTERM (the process group's, then the server's own) cuts no request in flight, on any route", async () => {
   test.setTimeout(300_000);
-  const dataDir = tempDataDir();
+  const dataDir = withMigratedDatabase(tempDataDir());
   const { organizationId, apiKey } = bootstrap(dataDir);
   // `npm start` in a process group of its own, as systemd or a terminal runs it: a signal to the group reaches
   // npm and the server, and npm passes its own on, so the server gets SIGTERM twice.
@@ -447,7 +448,7 @@ function abortMidBody(target: string, headers: Record<string, string>, declared:
 
 test("a client leaving mid-upload is an info line; every line the server writes is JSON; no deprecation warning", async () => {
   test.setTimeout(300_000);
-  const dataDir = tempDataDir();
+  const dataDir = withMigratedDatabase(tempDataDir());
   const { apiKey } = bootstrap(dataDir);
   const server = startServer(dataDir); // LOG_LEVEL=info
   try {
