@@ -38,6 +38,9 @@ import vm from "node:vm";
 import zlib from "node:zlib";
 import autocannon, { type Request as LoadRequest } from "autocannon";
 import pg from "pg";
+import { chromium } from "@playwright/test";
+import { hashPassword } from "@/server/password";
+import { CHROMIUM, CHROMIUM_ARGS } from "../e2e/support/browsers";
 import { RENEWAL_COVERS, RENEWAL_TARGET_S, type RenewalResults } from "./renewals-shape";
 import { countRows, createBenchDatabase, migrate, seedHistory, seedOrganizations, step, type SeededOrganization } from "./seed";
 
@@ -100,6 +103,8 @@ const SHAPE = {
   eventGapMs: CI ? 250 : 400,
   readConnections: [1, 50],
   claimConnections: [10, 50],
+  /** timed loads of each dashboard page in Chromium (after one warm-up) */
+  pageLoads: CI ? 3 : 20,
   /** POST /claims sent at once (issue 23's burst): each 201, or 503 with Retry-After */
   burst: CI ? 100 : 400,
 };
@@ -525,6 +530,80 @@ async function claimsBurst(orgs: SeededOrganization[]): Promise<Phase> {
   };
 }
 
+/** The dashboard pages the page phase opens, and what on each is its main content (there once its data is). */
+const PAGES = [
+  { path: "/", content: '[data-testid="stat-revenue"]' },
+  { path: "/payments", content: '[data-testid="payment-row"]' },
+  { path: "/policies", content: '[data-testid="policy-row"]' },
+  { path: "/claims", content: '[data-testid="claim-row"]' },
+  { path: "/earnings", content: '[data-testid="balance-available"]' },
+] as const;
+const PAGE_TARGET_P75_MS = 800;
+
+/**
+ * The dashboard's main pages in Chromium (Debian's headless shell, as the browser specs), signed in as the
+ * owner of the organization with the history: SHAPE.pageLoads loads of each after one warm-up, each timed
+ * from the navigation's start (`performance.now()`, the document's time origin) to the first frame where
+ * its main content is in the page (a data row or figure, not a skeleton).
+ */
+async function pageLoads(org: SeededOrganization, dbUrl: string): Promise<Phase[]> {
+  const password = `bench-${crypto.randomBytes(8).toString("hex")}`;
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const email = (await client.query(`SELECT email FROM "user" WHERE id = $1`, [org.userId])).rows[0]!.email as string;
+    await client.query(
+      `INSERT INTO account (id, "accountId", "providerId", "userId", password, "updatedAt") VALUES ($1, $2, 'credential', $2, $3, now())
+       ON CONFLICT (id) DO UPDATE SET password = EXCLUDED.password`,
+      [`bench_account_${org.n}`, org.userId, await hashPassword(password, 1024)],
+    );
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const signIn = await context.request.post(`${APP}/api/auth/sign-in/email`, {
+        data: { email, password },
+        headers: { Origin: APP },
+      });
+      if (!signIn.ok()) throw new BenchError(`sign-in as ${email} failed: ${signIn.status()} ${await signIn.text()}`);
+      const page = await context.newPage();
+      const out: Phase[] = [];
+      for (const { path: p, content } of PAGES) {
+        const times: number[] = [];
+        for (let i = 0; i <= SHAPE.pageLoads; i++) {
+          const response = await page.goto(`${APP}${p}`, { waitUntil: "commit" });
+          if (!response?.ok()) throw new BenchError(`${p} answered ${response?.status()}`);
+          // A string, not a function: tsx's transform would name the function with a helper the page lacks.
+          const ms = (await page.evaluate(
+            `new Promise((resolve) => {
+              const check = () => (document.querySelector(${JSON.stringify(content)}) ? resolve(performance.now()) : requestAnimationFrame(check));
+              check();
+            })`,
+          )) as number;
+          if (i > 0) times.push(ms); // the first load warms the route
+          await page.waitForLoadState("load");
+        }
+        const sorted = [...times].sort((a, b) => a - b);
+        const p75 = sorted[Math.ceil(0.75 * sorted.length) - 1]!;
+        out.push({
+          name: `page ${p} (Chromium), to main content`,
+          target: "product",
+          connections: 1,
+          requests: times.length,
+          ...percentiles(times),
+          errors: 0,
+          non2xx: 0,
+          extra: { p75: round(p75, 1) },
+        });
+      }
+      return out;
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 async function singleOrgLatency(name: string, p: string, org: SeededOrganization): Promise<Phase> {
   return load(name, APP, [{ method: "GET", path: p, headers: { authorization: bearer(org) } }], 1, { target: "product" });
 }
@@ -764,6 +843,15 @@ function targets(bundle: RouteSize[] | undefined): Target[] {
     value: burst ? `${JSON.stringify(burst.statusCodes)}, p99 ${burst.p99} ms` : "n/a",
     pass: burst ? burst.errors === 0 && burst.non2xx === 0 && burst.p99! < 2000 : null,
   });
+  for (const { path: p } of PAGES) {
+    const page = find(`page ${p} (Chromium), to main content`);
+    const p75 = page?.extra?.p75 as number | undefined;
+    out.push({
+      name: `${p}: p75 time to main content < ${PAGE_TARGET_P75_MS} ms`,
+      value: p75 === undefined ? "n/a" : `${p75} ms`,
+      pass: p75 === undefined ? null : p75 < PAGE_TARGET_P75_MS,
+    });
+  }
   const hook = find("event → first webhook delivery");
   out.push({
     name: "event → first delivery p95 < 1 s",
@@ -952,6 +1040,7 @@ async function main(): Promise<number> {
   await runPhase("analytics overview GET /api/v1/business/analytics/overview", () =>
     singleOrgLatency("analytics overview, 1 conn", "/api/v1/business/analytics/overview", history),
   );
+  await runPhase("dashboard pages in Chromium (the organization with the history)", () => pageLoads(history, database.url));
   await runPhase(`event → first webhook delivery (${SHAPE.events} claims)`, () =>
     webhookLatency(orgs[orgs.length - 1]!, database.url),
   );
