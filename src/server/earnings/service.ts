@@ -9,7 +9,6 @@ import { db, type Tx } from "@/server/db/client";
 import { validationError } from "@/server/errors";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { minWithdrawalMinor } from "@/lib/schemas/withdrawals";
-import { availableBalance } from "@/server/withdrawals/service";
 import {
   dayEnd,
   dayStart,
@@ -167,6 +166,12 @@ export async function listTransactions(actor: Actor, query: ListTransactionsQuer
   return toPage(rows, query, (row) => toLedgerTransaction(row, after.get(row.id)!, feeOf(row)));
 }
 
+/** The organization's balance from the ledger's day sums (ledger_daily): the entries' sum, without reading them. */
+async function ledgerBalance(organizationId: string): Promise<bigint> {
+  const sum = await db.ledgerDaily.aggregate({ where: { organizationId }, _sum: { amountMinor: true } });
+  return sum._sum.amountMinor ?? 0n;
+}
+
 /** Whether the dashboard may offer a withdrawal, and why not (in the order the service checks). */
 export async function getWithdrawState(actor: Actor): Promise<WithdrawState> {
   assertCan(actor, "read");
@@ -174,7 +179,8 @@ export async function getWithdrawState(actor: Actor): Promise<WithdrawState> {
   const [kyb, verified, available, currency] = await Promise.all([
     db.kyb.findUnique({ where: { organizationId: orgId }, select: { status: true } }),
     db.bankAccount.count({ where: { organizationId: orgId, status: "verified", deletedAt: null } }),
-    availableBalance(orgId),
+    // What the button shows, from the ledger's day sums; the withdrawal itself checks the entries under the lock.
+    ledgerBalance(orgId),
     currencyOf(orgId),
   ]);
   const kybStatus = kyb?.status ?? "not_submitted";
