@@ -130,6 +130,28 @@ describe("checkLedger", () => {
     ]);
   });
 
+  it("day sums stay exact when many entries of one organization and day commit at once, each in its own transaction", async () => {
+    const { org } = await ownerWithOrganization();
+    const amounts = Array.from({ length: 40 }, (_, i) => BigInt(100 + i));
+    // Concurrent commits all add to the same (organization, day, payment) row at their commit.
+    await Promise.all(
+      amounts.map((amountMinor, i) =>
+        db.$transaction(async (tx) => {
+          await tx.ledgerTransaction.create({ data: entry(org.id, "payment", amountMinor, `cdp_race_${i}`) });
+          await new Promise((r) => setTimeout(r, 5)); // held open, so the commits overlap
+        }),
+      ),
+    );
+    // One row per UTC day (two if the test straddles midnight).
+    const days = await db.ledgerDaily.aggregate({
+      where: { organizationId: org.id, type: "payment" },
+      _sum: { entries: true, amountMinor: true },
+    });
+    expect(days._sum.entries).toBe(40);
+    expect(days._sum.amountMinor).toBe(amounts.reduce((a, b) => a + b, 0n));
+    expect((await checkLedger(org.id)).problems).toEqual([]);
+  });
+
   it("reports ledger entries in another currency than the organization's", async () => {
     const { org } = await healthyOrg();
     // A credit in USD on an NGN business: the balance and the rollups still add up, the currency does not.
