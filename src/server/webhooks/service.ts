@@ -23,7 +23,7 @@ import {
   type WebhookWithSecret,
 } from "@/lib/schemas/webhooks";
 import { generateWebhookSecret } from "./signing";
-import { unsafeUrlReason } from "./url-safety";
+import { unsafeUrlReason, type UrlCheckOptions } from "./url-safety";
 
 export const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
@@ -70,9 +70,14 @@ export const toDelivery = (row: AttemptRow): WebhookDelivery => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export async function createWebhook(actor: Actor, input: CreateWebhookInput): Promise<WebhookWithSecret> {
+/** `options`: internal callers only (the sample data accepts a host that does not resolve, see UrlCheckOptions). */
+export async function createWebhook(
+  actor: Actor,
+  input: CreateWebhookInput,
+  options: UrlCheckOptions = {},
+): Promise<WebhookWithSecret> {
   assertCan(actor, "admin");
-  const unsafe = await unsafeUrlReason(input.url);
+  const unsafe = await unsafeUrlReason(input.url, undefined, options);
   if (unsafe) throw new AppError("validation_failed", `url: ${unsafe}`, { errors: [{ path: "url", message: unsafe }] });
   const secret = input.secret ?? generateWebhookSecret();
   const row = await db.$transaction(async (tx) => {

@@ -130,6 +130,54 @@ describe("private URLs when they are not allowed", () => {
     );
   });
 
+  it('unresolvedHost: "allow" (the sample data\'s webhook) accepts a host that does not resolve, never a private one', async () => {
+    const notFound: ResolveHost = async (host) => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+    };
+    const allow = { unresolvedHost: "allow" } as const;
+    const url = "https://example.com/coverdesk/webhooks";
+    expect(await unsafeUrlReason(url, notFound)).toBe("The host example.com does not resolve: check the address");
+    expect(await unsafeUrlReason(url, notFound, { unresolvedHost: "refuse" })).toBe(
+      "The host example.com does not resolve: check the address",
+    );
+    expect(await unsafeUrlReason(url, notFound, allow)).toBeNull();
+    expect(await unsafeUrlReason(url, async () => [], allow)).toBeNull();
+    // A private answer, or a private/loopback/reserved host given literally, is refused all the same.
+    expect(await unsafeUrlReason(url, async () => ["10.0.0.1"], allow)).toBe(REFUSED);
+    expect(await unsafeUrlReason(url, async () => ["93.184.216.34", "10.0.0.1"], allow)).toBe(REFUSED);
+    for (const literal of [
+      "http://127.0.0.1/x",
+      "http://localhost/x",
+      "http://[::1]/x",
+      "http://169.254.169.254/x",
+      "http://10.0.0.1/x",
+    ]) {
+      expect(await unsafeUrlReason(literal, notFound, allow)).toBe(REFUSED);
+    }
+    expect(await unsafeUrlReason("ftp://example.com/x", notFound, allow)).toBe(
+      "Use an address starting with http:// or https://",
+    );
+  });
+
+  it("createWebhook refuses a host that does not resolve unless asked to allow it (.invalid never resolves)", async () => {
+    const { actor } = await ownerWithOrganization();
+    const input = CreateWebhookInput.parse({ url: "https://hooks.coverdesk.invalid/x", events: ["claim.submitted"] });
+    await expect(createWebhook(actor, input)).rejects.toMatchObject({
+      code: "validation_failed",
+      message: "url: The host hooks.coverdesk.invalid does not resolve: check the address",
+    });
+    expect(await createWebhook(actor, input, { unresolvedHost: "allow" })).toMatchObject({
+      url: "https://hooks.coverdesk.invalid/x",
+      status: "enabled",
+    });
+    const refused = CreateWebhookInput.parse({ url: "http://10.1.2.3/x", events: ["claim.submitted"] });
+    await expect(createWebhook(actor, refused, { unresolvedHost: "allow" })).rejects.toMatchObject({
+      code: "validation_failed",
+      message: `url: ${REFUSED}`,
+    });
+    expect((await listWebhooks(actor, { limit: 20 })).data).toHaveLength(1);
+  });
+
   it("a DNS answer that does not come within 5 s refuses the host", async () => {
     vi.useFakeTimers();
     const resolve = vi.fn<ResolveHost>(() => new Promise<string[]>(() => {}));

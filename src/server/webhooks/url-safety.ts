@@ -54,7 +54,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export type Target = { ok: true; hostname: string; addresses: string[] } | { ok: false; reason: string };
+export type Target =
+  | { ok: true; hostname: string; addresses: string[] }
+  /** unresolved: the host gave no address (no answer, an error, a timeout), rather than a refused one. */
+  | { ok: false; reason: string; unresolved?: true };
 
 /**
  * Resolves the URL's host once and checks every address it answers (one
@@ -76,18 +79,32 @@ export async function resolveTarget(url: string, resolve: ResolveHost = systemRe
   } catch {
     addresses = [];
   }
-  if (addresses.length === 0) return { ok: false, reason: `The host ${hostname} does not resolve: check the address` };
+  if (addresses.length === 0)
+    return { ok: false, reason: `The host ${hostname} does not resolve: check the address`, unresolved: true };
   if (!env.WEBHOOK_ALLOW_PRIVATE_URLS && !addresses.every(isPublicAddress)) return { ok: false, reason: REFUSED };
   return { ok: true, hostname, addresses };
 }
 
+export interface UrlCheckOptions {
+  /**
+   * "allow": a host that does not resolve (no answer, a DNS error, a timeout) is
+   * accepted; localhost, private/loopback/reserved literal addresses and private
+   * DNS answers are still refused. Safe because every delivery resolves and
+   * checks the host again (resolveTarget): to an unresolved host it just fails
+   * and is retried. Internal only (the sample data's webhook on a machine
+   * without DNS): the REST and dashboard registration refuse such a host.
+   */
+  unresolvedHost?: "refuse" | "allow";
+}
+
 /** Null when the URL may be called; else the reason it may not. Registration asks DNS only when private URLs are refused. */
-export async function unsafeUrlReason(url: string, resolve?: ResolveHost): Promise<string | null> {
+export async function unsafeUrlReason(url: string, resolve?: ResolveHost, options: UrlCheckOptions = {}): Promise<string | null> {
   const parsed = new URL(url);
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "Use an address starting with http:// or https://";
   if (env.WEBHOOK_ALLOW_PRIVATE_URLS) return null;
   const target = await resolveTarget(url, resolve);
-  return target.ok ? null : target.reason;
+  if (target.ok || (target.unresolved && options.unresolvedHost === "allow")) return null;
+  return target.reason;
 }
 
 /**
