@@ -3,13 +3,26 @@
 // change writes its event and audit row as a real one would). Used by
 // `npm run demo` (scripts/demo.ts) and the dashboard's "Load sample data".
 //
-// Idempotent: it does nothing when the test data already holds a policy, or
-// when a load already claimed the organization (organization.sampleDataLoadedAt,
-// set atomically first: two loads at once make one set).
+// Once, and resumable. The organization's row keeps the load's state:
+//  - sampleDataLoadedAt: the lease of the load in progress (when it started),
+//    taken in ONE conditional UPDATE before anything is made — two loads at once
+//    (two tabs, two instances) make one set: the other answers created: false;
+//  - sampleDataStep: how many of its steps are complete (see STEP);
+//  - sampleDataCompletedAt: set at the end; later loads add nothing.
+// A load that throws releases its lease at once (sampleDataLoadedAt = null) and
+// keeps what it made. A load killed mid-way (SIGKILL, a crash: no catch runs)
+// leaves its lease, which runs out after SAMPLE_DATA_LEASE_MS (a full load takes
+// well under 30 s). Either way the next load resumes: it skips the steps the
+// counter says are complete, and every step finds what it makes by a natural key
+// before making it (the webhook by URL, a policy by name, a purchase by its
+// customer's email, a claim by its description…), so a load after a crash at any
+// point ends with the set a clean load makes. The renewal cycles, which have no
+// such key, are counted (see coversBehind). A test organization that holds
+// policies of its own, no load ever having started there, is left alone.
 // What it cannot do through the services: date things in the past — every
 // service writes "now" (the ledger's daily rollups are kept from the same
 // rows), so the history is made of renewal cycles run now, not back-dated.
-import { assertCan, isLive, type Actor } from "@/server/actor";
+import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { AppError } from "@/server/errors";
 import { db } from "@/server/db/client";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
@@ -22,6 +35,7 @@ import { createPolicy } from "@/server/policies/service";
 import { initializePayment } from "@/server/payments/service";
 import { payWithCard } from "@/server/payments/checkout";
 import { submitClaim, updateClaimStatus } from "@/server/claims/service";
+import { addClaimAttachments } from "@/server/claims/attachments";
 import { payClaim } from "@/server/claim-payouts/service";
 import { submitKyb } from "@/server/kyb/service";
 import { addBankAccount, verifyBankAccount } from "@/server/bank-accounts/service";
@@ -29,12 +43,15 @@ import { requestWithdrawal } from "@/server/withdrawals/service";
 import { createWebhook } from "@/server/webhooks/service";
 import { createApiKey } from "@/server/api-keys/service";
 import { simulateCoverageEnd } from "@/server/coverages/reminders";
+import { coverageStatus } from "@/server/coverages/status";
 import { runRenewals } from "@/server/renewals/job";
 import { recordApiRequest, flushApiUsage } from "@/server/analytics/metering";
 import { SANDBOX_CARDS } from "@/server/payments/provider";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
 import { UploadedFile } from "@/server/files/multipart";
 import { rgbPng } from "@/lib/png";
+import type { z } from "zod";
+import type { ClaimStatus } from "@/lib/enums";
 import type { SampleDataResult } from "@/lib/schemas/sample-data";
 
 /** full: the `npm run demo` business; light: what the dashboard's button loads (a few seconds). */
@@ -87,16 +104,39 @@ const report = (seed: number) =>
 const card = (cardNumber: string, name: string, phone?: string) =>
   CheckoutInput.parse({ cardNumber, expMonth: 12, expYear: new Date().getUTCFullYear() + 3, cvc: "123", name, phone });
 
+/** How long a load's lease holds: past it, a load that has not completed is taken for dead and the next one resumes it. */
+export const SAMPLE_DATA_LEASE_MS = 5 * 60_000;
+
+/** The renewal cycles of each size. */
+const CYCLES: Record<SampleSize, number> = { full: 3, light: 1 };
+
+/** organization.sampleDataStep after each step; a renewal cycle n (1–3) completes step `purchases + n`. */
+const STEP = { webhook: 1, policies: 2, purchases: 3, renewals: 7, claims: 8, moneyOut: 9, apiUsage: 10 } as const;
+
+/** A step or checkpoint callback; the loader's own work is done when it is called. */
+type Progress = (label: string) => void;
+
+export interface LoadOptions {
+  /**
+   * Told at points inside the steps (after each claim's move, after a renewal cycle's covers are ended):
+   * a test throws there to stop a load part-way through a step, as a crash would.
+   */
+  checkpoint?: Progress;
+}
+
 /**
  * Makes the sample business in `actor`'s test data. `actor` acts as the test twin
  * (livemode false) and `account` as the live organization (for the test API key).
- * Live mode is refused: sample data never touches real data.
+ * Live mode is refused: sample data never touches real data. created: false when
+ * the set was completed before, another load is making it, or the test data
+ * holds policies no load made; a load after one that failed or died resumes it.
  */
 export async function loadSampleData(
   actor: Actor,
   size: SampleSize = "full",
   /** Told each step as it ends (the script prints them). */
-  step: (label: string) => void = () => {},
+  step: Progress = () => {},
+  options: LoadOptions = {},
 ): Promise<SampleDataResult> {
   // Webhooks, verification and money out are an admin's: a member cannot load it all.
   assertCan(actor, "admin");
@@ -111,20 +151,51 @@ export async function loadSampleData(
     claims: await db.claim.count({ where: { organizationId: org } }),
     webhooks: await db.webhook.count({ where: { organizationId: org } }),
   });
-  if ((await db.policy.count({ where: { organizationId: org } })) > 0) return counts(false);
-  // Claimed in one statement before anything is made: of two loads at once (two tabs, two instances)
-  // one sets the column and loads, the other finds it set and loads nothing.
+  const state = await db.organization.findUniqueOrThrow({
+    where: { id: org },
+    select: { sampleDataLoadedAt: true, sampleDataCompletedAt: true, sampleDataStep: true },
+  });
+  if (state.sampleDataCompletedAt) return counts(false);
+  // No load ever started here (none holds the lease, none left progress), yet there are policies: the user's own.
+  if (
+    !state.sampleDataLoadedAt &&
+    state.sampleDataStep === 0 &&
+    (await db.policy.count({ where: { organizationId: org } })) > 0
+  ) {
+    return counts(false);
+  }
+  // The lease, in one statement before anything is made: free (never taken, released by a load that failed)
+  // or run out (its load died). Of two loads at once one sets it and loads, the other finds it held.
+  const lease = new Date();
   const claimed = await db.organization.updateMany({
-    where: { id: org, sampleDataLoadedAt: null },
-    data: { sampleDataLoadedAt: new Date() },
+    where: {
+      id: org,
+      sampleDataCompletedAt: null,
+      OR: [{ sampleDataLoadedAt: null }, { sampleDataLoadedAt: { lt: new Date(lease.getTime() - SAMPLE_DATA_LEASE_MS) } }],
+    },
+    data: { sampleDataLoadedAt: lease },
   });
   if (claimed.count === 0) return counts(false);
+  const mine = { id: org, sampleDataLoadedAt: lease };
+  // Read again under the lease: what the load it resumes (if any) completed.
+  const { sampleDataStep: done } = await db.organization.findUniqueOrThrow({
+    where: { id: org },
+    select: { sampleDataStep: true },
+  });
+  // Every write of the state is fenced by the lease: a load so slow that its lease ran out and another took
+  // over stops at its next step instead of going on beside it.
+  const progress = async (done: number) => {
+    const saved = await db.organization.updateMany({ where: mine, data: { sampleDataStep: done } });
+    if (saved.count === 0) throw new AppError("conflict", "Another sample data load took over this one (its lease ran out)");
+  };
   try {
-    return await load(actor, size, step, counts);
+    await load(actor, size, done, progress, step, options.checkpoint ?? (() => {}));
+    const completed = await db.organization.updateMany({ where: mine, data: { sampleDataCompletedAt: new Date() } });
+    if (completed.count === 0) throw new AppError("conflict", "Another sample data load took over this one (its lease ran out)");
+    return counts(true);
   } catch (err) {
-    // What was made stays (each step is a committed service call); the claim goes, so a load after a
-    // failure before the first policy was made starts again.
-    await db.organization.updateMany({ where: { id: org }, data: { sampleDataLoadedAt: null } });
+    // What was made stays (each step is a committed service call); the lease goes, so the next load resumes at once.
+    await db.organization.updateMany({ where: mine, data: { sampleDataLoadedAt: null } });
     throw err;
   }
 }
@@ -132,176 +203,330 @@ export async function loadSampleData(
 async function load(
   actor: Actor,
   size: SampleSize,
-  step: (label: string) => void,
-  counts: (created: boolean) => Promise<SampleDataResult>,
-): Promise<SampleDataResult> {
+  /** Steps a previous load completed (organization.sampleDataStep). */
+  done: number,
+  progress: (done: number) => Promise<void>,
+  step: Progress,
+  checkpoint: Progress,
+): Promise<void> {
   const org = actor.organizationId;
   const full = size === "full";
+  const ended = async (n: number, label: string) => {
+    if (n > done) await progress(n);
+    step(label);
+  };
+
   // Webhooks first: the events below are then fanned out to it, and the job runner delivers them
   // (example.com answers with an error, so the delivery log shows failed attempts and their retries).
-  // A machine without DNS cannot register it (the address is checked): the rest is made without it.
-  try {
-    await createWebhook(actor, {
-      url: "https://example.com/coverdesk/webhooks",
-      events: ["payment.completed", "payment.failed", "policy.purchased", "policy.renewed", "claim.submitted", "claim.updated"],
-    });
-  } catch (err) {
-    if (!(err instanceof AppError && err.code === "validation_failed")) throw err;
-  }
-
-  step("webhook");
-  const policies = [];
-  for (const p of full ? POLICIES : POLICIES.slice(0, 3)) {
-    policies.push(
-      await createPolicy(
+  // On a machine without DNS it is registered all the same (every delivery resolves and checks the
+  // host again: there they fail and are retried); a host that answers a private address is refused.
+  const WEBHOOK_URL = "https://example.com/coverdesk/webhooks";
+  if (!(await db.webhook.findFirst({ where: { organizationId: org, url: WEBHOOK_URL }, select: { id: true } }))) {
+    try {
+      await createWebhook(
         actor,
-        CreatePolicyInput.parse({
-          ...p,
-          description: `${p.name} for small businesses in Lagos and Abuja.`,
-          benefits: ["24/7 claims line", "Payout within 10 working days"],
-          exclusions: ["Wilful damage"],
-        }),
-      ),
-    );
+        {
+          url: WEBHOOK_URL,
+          events: [
+            "payment.completed",
+            "payment.failed",
+            "policy.purchased",
+            "policy.renewed",
+            "claim.submitted",
+            "claim.updated",
+          ],
+        },
+        { unresolvedHost: "allow" },
+      );
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === "validation_failed")) throw err;
+    }
   }
+  await ended(STEP.webhook, "webhook");
 
-  step("policies");
-  // Purchases: most pay; two are declined; some cards decline their renewals later.
+  // Policies, by name (what a later step needs of them is the sample's own price and duration).
+  const policies: { id: string; price: string; duration: string }[] = [];
+  for (const p of full ? POLICIES : POLICIES.slice(0, 3)) {
+    const found = await db.policy.findFirst({
+      where: { organizationId: org, name: p.name },
+      orderBy: { createdAt: "asc" },
+      select: { id: true },
+    });
+    const id =
+      found?.id ??
+      (
+        await createPolicy(
+          actor,
+          CreatePolicyInput.parse({
+            ...p,
+            description: `${p.name} for small businesses in Lagos and Abuja.`,
+            benefits: ["24/7 claims line", "Payout within 10 working days"],
+            exclusions: ["Wilful damage"],
+          }),
+        )
+      ).id;
+    policies.push({ id, price: p.price, duration: p.duration });
+  }
+  await ended(STEP.policies, "policies");
+
+  // Purchases: most pay; two are declined; some cards decline their renewals later. Each is found by its
+  // customer's email (the payment that is not a renewal): one a stopped load initialized is paid now.
   const customers = full ? CUSTOMERS : CUSTOMERS.slice(0, 6);
-  const bought: { email: string; policyId: string; duration: string; name: string }[] = [];
+  const bought: { email: string; policyId: string; name: string }[] = [];
   for (const [i, [name, phone]] of customers.entries()) {
     const policy = policies[i % policies.length]!;
     const email = emailOf(name);
-    const payment = await initializePayment(
-      actor,
-      InitializePaymentInput.parse({ policyId: policy.id, amount: Number(policy.price), email, name, phone }),
-    );
     const declined = i === 3 || i === 10;
     const cardNumber = declined ? SANDBOX_CARDS.declined : i % 4 === 2 ? SANDBOX_CARDS.declinesLater : SANDBOX_CARDS.success;
-    try {
-      await payWithCard(payment.reference, card(cardNumber, name, phone));
-      bought.push({ email, policyId: policy.id, duration: policy.duration, name });
-    } catch (err) {
-      if (!(err instanceof AppError && err.code === "card_declined")) throw err;
+    const payment =
+      (await db.payment.findFirst({
+        where: { organizationId: org, email, renewalAttempt: null },
+        orderBy: { createdAt: "asc" },
+        select: { reference: true, status: true },
+      })) ??
+      (await initializePayment(
+        actor,
+        InitializePaymentInput.parse({ policyId: policy.id, amount: Number(policy.price), email, name, phone }),
+      ));
+    let status = payment.status;
+    if (status === "pending") {
+      try {
+        status = (await payWithCard(payment.reference, card(cardNumber, name, phone))).status;
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "card_declined")) throw err;
+        status = "failed";
+      }
     }
+    if (status === "success") bought.push({ email, policyId: policy.id, name });
   }
+  await ended(STEP.purchases, "purchases");
 
-  step("purchases");
   // Renewals: the monthly and quarterly covers reach their end and are charged
   // (the cards that decline later fail: past due). Several cycles in full.
-  const renewing = await db.coverage.findMany({
-    where: { organizationId: org, autoRenew: true },
-    select: { id: true },
-  });
-  for (let cycle = 0; cycle < (full ? 3 : 1); cycle++) {
-    for (const c of renewing) {
-      try {
-        await simulateCoverageEnd(actor, { coverageId: c.id, endsInDays: 0 });
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
+  const cycles = CYCLES[size];
+  const cyclesDone = done >= STEP.renewals ? cycles : Math.max(0, done - STEP.purchases);
+  if (cyclesDone < cycles) {
+    const renewing = await db.coverage.findMany({
+      where: { organizationId: org, autoRenew: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
+    for (let cycle = cyclesDone + 1; cycle <= cycles; cycle++) {
+      // The first cycle run here may have been stopped part-way: only the covers it has not reached yet.
+      const ids = renewing.map((c) => c.id);
+      const due = cycle === cyclesDone + 1 ? await coversBehind(org, ids, cycle) : ids;
+      for (const id of due) {
+        try {
+          await simulateCoverageEnd(actor, { coverageId: id, endsInDays: 0 });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+        }
       }
+      checkpoint(`renewal cycle ${cycle}: covers ended`);
+      await runRenewals(new Date(), { organizationIds: [org] });
+      await progress(Math.max(done, STEP.purchases + cycle));
     }
-    await runRenewals(new Date(), { organizationIds: [org] });
   }
+  await ended(STEP.renewals, "renewals");
 
-  step("renewals");
-  // Claims in every state, each with a photo and a PDF report.
-  const claimPolicies = bought.length ? bought : [];
-  // "paid_out" is paid through Coverdesk (the payout settles in the job runner), "paid_outside" at once.
-  const moves = ["submitted", "under_review", "approved", "partially_approved", "rejected", "paid_out", "paid_outside"] as const;
-  const TYPES = ["fire", "theft", "accident", "medical", "flood", "liability", "other"] as const;
-  for (const [i, move] of moves.entries()) {
-    const holder = claimPolicies[i % Math.max(claimPolicies.length, 1)];
-    const policyId = holder?.policyId ?? policies[0]!.id;
+  // Claims in every state, each with a photo and a PDF report; each found by its description and moved on
+  // from where it is.
+  if (done < STEP.claims) await makeClaims(actor, bought, policies[0]!.id, checkpoint);
+  await ended(STEP.claims, "claims");
+
+  // Money out: verification, a verified bank account, a withdrawal of part of the balance.
+  if (done < STEP.moneyOut) {
+    const kyb = await db.kyb.findUnique({ where: { organizationId: org }, select: { status: true } });
+    if ((kyb?.status ?? "not_submitted") === "not_submitted") {
+      await submitKyb(actor, {
+        certificateOfIncorporation: new UploadedFile(
+          "certificateOfIncorporation",
+          "cac-certificate.pdf",
+          "application/pdf",
+          report(99).bytes,
+        ),
+        taxCertificate: new UploadedFile("taxCertificate", "tin-certificate.png", "image/png", photo(99).bytes),
+      });
+    }
+    const input = AddBankAccountInput.parse({
+      bankName: "Access Bank",
+      accountNumber: "0690000031",
+      accountName: "Sample Insurance Ltd",
+    });
+    const account =
+      (await db.bankAccount.findFirst({
+        where: {
+          organizationId: org,
+          deletedAt: null,
+          bankName: input.bankName,
+          accountName: input.accountName,
+          accountNumberLast4: input.accountNumber.slice(-4),
+        },
+        select: { id: true, status: true },
+      })) ?? (await addBankAccount(actor, input));
+    if (account.status === "pending_verification") {
+      await verifyBankAccount(actor, account.id, { verificationCode: SANDBOX_VERIFICATION_CODE });
+    }
+    if ((await db.withdrawal.count({ where: { organizationId: org } })) === 0) {
+      await requestWithdrawal(actor, WithdrawInput.parse({ amount: 20_000, bankAccountId: account.id }));
+    }
+  }
+  await ended(STEP.moneyOut, "money out");
+
+  // API usage: a test key and two weeks of its requests, metered as the REST adapter meters them
+  // (none when the organization already has usage: a stopped load flushed it).
+  if (done < STEP.apiUsage) {
+    const KEY_NAME = "Sample integration";
+    const key =
+      (await db.apiKey.findFirst({
+        where: { organizationId: accountOf(actor), name: KEY_NAME, mode: "test", status: "active" },
+        orderBy: { createdAt: "asc" },
+        select: { id: true },
+      })) ?? (await createApiKey(actor, { name: KEY_NAME, permissions: ["read", "write"], mode: "test" }));
+    if ((await db.apiUsage.count({ where: { organizationId: org } })) === 0) {
+      const routes = [
+        ["GET", "/api/v1/business/policies"],
+        ["POST", "/api/v1/business/payments/initialize"],
+        ["GET", "/api/v1/business/payments/{reference}/verify"],
+        ["GET", "/api/v1/business/claims"],
+      ] as const;
+      const now = Date.now();
+      for (let day = 0; day < (full ? 14 : 7); day++) {
+        for (const [r, [method, route]] of routes.entries()) {
+          for (let n = 0; n < 3 + ((day * 7 + r * 3) % 9); n++) {
+            recordApiRequest({
+              organizationId: org,
+              apiKeyId: key.id,
+              method,
+              route,
+              status: n % 11 === 10 ? 422 : 200,
+              durationMs: 20 + ((n * 37 + r * 11) % 180),
+              at: new Date(now - day * 86_400_000 - n * 60_000),
+            });
+          }
+        }
+      }
+      await flushApiUsage();
+    }
+  }
+  await ended(STEP.apiUsage, "API usage");
+}
+
+/**
+ * The covers a renewal cycle (the `cycle`-th, from 1) has still to end. A cycle ends each cover
+ * (simulateCoverageEnd), then charges the ones that became due. A cover ended and not charged yet (due now) is
+ * left to the charge: ended again it would be taken for past due and lose its charge. Otherwise the cycle
+ * either charged it (a renewal payment, whatever its outcome — one still pending, its charge stopped part-way,
+ * is finished by the renewal job once its lease runs out, with the same reference) or, its last charge having
+ * been declined, ended its grace period (past due → expired, no payment). So the cycles a cover has been
+ * through are its renewal payments, plus its declined ones whose grace period a later cycle ended: all of
+ * them but the one it is past due on now.
+ */
+async function coversBehind(organizationId: string, ids: string[], cycle: number): Promise<string[]> {
+  const now = new Date();
+  const [covers, payments] = await Promise.all([
+    db.coverage.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, endsAt: true, graceEndsAt: true, cancelledAt: true, renewAt: true },
+    }),
+    db.payment.groupBy({
+      by: ["coverageId", "status"],
+      where: { organizationId, coverageId: { in: ids }, renewalAttempt: { not: null } },
+      _count: true,
+    }),
+  ]);
+  const endedNotCharged = new Set(covers.filter((c) => c.renewAt && c.renewAt <= now).map((c) => c.id));
+  const cyclesOf = new Map(covers.map((c) => [c.id, coverageStatus(c, now) === "past_due" ? -1 : 0]));
+  for (const p of payments) {
+    cyclesOf.set(p.coverageId!, (cyclesOf.get(p.coverageId!) ?? 0) + p._count * (p.status === "failed" ? 2 : 1));
+  }
+  return ids.filter((id) => !endedNotCharged.has(id) && (cyclesOf.get(id) ?? 0) < cycle);
+}
+
+/** Where each sample claim ends: "paid_out" is paid through Coverdesk (the payout settles in the job runner), "paid_outside" at once. */
+const MOVES = ["submitted", "under_review", "approved", "partially_approved", "rejected", "paid_out", "paid_outside"] as const;
+const CLAIM_TYPES = ["fire", "theft", "accident", "medical", "flood", "liability", "other"] as const;
+const INCIDENTS = [
+  "shop fire at Balogun market",
+  "stolen delivery van",
+  "collision on Third Mainland Bridge",
+  "staff hospital stay",
+  "flooded warehouse in Lekki",
+  "customer injured on premises",
+  "damaged stock",
+] as const;
+/** How far along its review a claim is (approved and rejected are both a decision). */
+const REVIEW_STAGE: Record<ClaimStatus, number> = { submitted: 0, under_review: 1, approved: 2, rejected: 2, paid: 3 };
+
+async function makeClaims(
+  actor: Actor,
+  bought: { email: string; policyId: string; name: string }[],
+  fallbackPolicyId: string,
+  checkpoint: Progress,
+): Promise<void> {
+  const org = actor.organizationId;
+  for (const [i, move] of MOVES.entries()) {
+    const holder = bought[i % Math.max(bought.length, 1)];
     const amount = 25_000 + i * 17_500;
-    const claim = await submitClaim(
-      actor,
-      CreateClaimInput.parse({
-        policyId,
-        type: TYPES[i % TYPES.length],
-        description: `${holder?.name ?? "A customer"}: ${["shop fire at Balogun market", "stolen delivery van", "collision on Third Mainland Bridge", "staff hospital stay", "flooded warehouse in Lekki", "customer injured on premises", "damaged stock"][i % 7]}.`,
-        amount,
-        email: holder?.email,
-      }),
-      [photo(i), report(i)],
-    );
-    if (move === "submitted") continue;
-    await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse({ status: "under_review" }));
-    if (move === "under_review") continue;
-    if (move === "rejected") {
-      await updateClaimStatus(
+    const description = `${holder?.name ?? "A customer"}: ${INCIDENTS[i % 7]}.`;
+    const evidence = [photo(i), report(i)];
+    const found = await db.claim.findFirst({
+      where: { organizationId: org, description },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, status: true, attachments: { select: { file: { select: { fileName: true } } } } },
+    });
+    let claim: { id: string; status: ClaimStatus };
+    if (found) {
+      claim = found;
+      // A claim is filed with its evidence in one transaction; this only makes up for one that lost some.
+      const has = new Set(found.attachments.map((a) => a.file.fileName));
+      const missing = evidence.filter((f) => !has.has(f.fileName));
+      if (missing.length) await addClaimAttachments(actor, found.id, missing, "dashboard");
+    } else {
+      claim = await submitClaim(
         actor,
-        claim.id,
-        UpdateClaimStatusInput.parse({ status: "rejected", note: "Not covered: wilful damage" }),
+        CreateClaimInput.parse({
+          policyId: holder?.policyId ?? fallbackPolicyId,
+          type: CLAIM_TYPES[i % CLAIM_TYPES.length],
+          description,
+          amount,
+          email: holder?.email,
+        }),
+        evidence,
       );
-      continue;
+      checkpoint(`claim ${i + 1}: submitted`);
     }
     const partial = move === "partially_approved";
-    await updateClaimStatus(
-      actor,
-      claim.id,
-      UpdateClaimStatusInput.parse({
-        status: "approved",
-        approvedAmount: partial ? Math.round(amount * 0.6) : amount,
-        note: partial ? "Approved in part: excess and depreciation deducted" : undefined,
-      }),
-    );
-    if (move === "paid_out") {
+    const moves: z.input<typeof UpdateClaimStatusInput>[] =
+      move === "submitted"
+        ? []
+        : move === "under_review"
+          ? [{ status: "under_review" }]
+          : move === "rejected"
+            ? [{ status: "under_review" }, { status: "rejected", note: "Not covered: wilful damage" }]
+            : [
+                { status: "under_review" },
+                {
+                  status: "approved",
+                  approvedAmount: partial ? Math.round(amount * 0.6) : amount,
+                  note: partial ? "Approved in part: excess and depreciation deducted" : undefined,
+                },
+                ...(move === "paid_outside"
+                  ? [{ status: "paid" as const, settledOutside: true, note: "Paid by bank transfer on site" }]
+                  : []),
+              ];
+    for (const next of moves) {
+      if (REVIEW_STAGE[next.status] <= REVIEW_STAGE[claim.status]) continue;
+      claim = await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse(next));
+      checkpoint(`claim ${i + 1}: ${next.status}`);
+    }
+    if (
+      move === "paid_out" &&
+      claim.status === "approved" &&
+      (await db.claimPayout.count({ where: { organizationId: org, claimId: claim.id } })) === 0
+    ) {
       await payClaim(actor, claim.id, PayClaimInput.parse({ accountNumber: "0123456789", bankCode: "044" }));
-    }
-    if (move === "paid_outside") {
-      await updateClaimStatus(
-        actor,
-        claim.id,
-        UpdateClaimStatusInput.parse({ status: "paid", settledOutside: true, note: "Paid by bank transfer on site" }),
-      );
+      checkpoint(`claim ${i + 1}: payout`);
     }
   }
-
-  step("claims");
-  // Money out: verification, a verified bank account, a withdrawal of part of the balance.
-  await submitKyb(actor, {
-    certificateOfIncorporation: new UploadedFile(
-      "certificateOfIncorporation",
-      "cac-certificate.pdf",
-      "application/pdf",
-      report(99).bytes,
-    ),
-    taxCertificate: new UploadedFile("taxCertificate", "tin-certificate.png", "image/png", photo(99).bytes),
-  });
-  const account = await addBankAccount(
-    actor,
-    AddBankAccountInput.parse({ bankName: "Access Bank", accountNumber: "0690000031", accountName: "Sample Insurance Ltd" }),
-  );
-  await verifyBankAccount(actor, account.id, { verificationCode: SANDBOX_VERIFICATION_CODE });
-  await requestWithdrawal(actor, WithdrawInput.parse({ amount: 20_000, bankAccountId: account.id }));
-
-  step("money out");
-  // API usage: a test key and two weeks of its requests, metered as the REST adapter meters them.
-  const key = await createApiKey(actor, { name: "Sample integration", permissions: ["read", "write"], mode: "test" });
-  const routes = [
-    ["GET", "/api/v1/business/policies"],
-    ["POST", "/api/v1/business/payments/initialize"],
-    ["GET", "/api/v1/business/payments/{reference}/verify"],
-    ["GET", "/api/v1/business/claims"],
-  ] as const;
-  const now = Date.now();
-  for (let day = 0; day < (full ? 14 : 7); day++) {
-    for (const [r, [method, route]] of routes.entries()) {
-      for (let n = 0; n < 3 + ((day * 7 + r * 3) % 9); n++) {
-        recordApiRequest({
-          organizationId: org,
-          apiKeyId: key.id,
-          method,
-          route,
-          status: n % 11 === 10 ? 422 : 200,
-          durationMs: 20 + ((n * 37 + r * 11) % 180),
-          at: new Date(now - day * 86_400_000 - n * 60_000),
-        });
-      }
-    }
-  }
-  await flushApiUsage();
-  step("API usage");
-  return counts(true);
 }
