@@ -14,6 +14,7 @@
 // counts as in flight from its head to its answer's end (`requestsInFlight`),
 // so a shutdown waits for it whatever route serves it.
 import http from "node:http";
+import type net from "node:net";
 import { Readable, type Duplex } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { env } from "@/server/env";
@@ -172,6 +173,41 @@ function closeWhenBodyUnread(req: http.IncomingMessage, res: http.ServerResponse
     if (!req.complete) this.shouldKeepAlive = false;
     return Reflect.apply(writeHead, this, args) as http.ServerResponse;
   } as typeof writeHead;
+}
+
+/** How long, and how much, a connection answered before its body arrived keeps reading it (see `lingerAfterAnswer`). */
+const LINGER_MS = 5_000;
+const lingerCap = () => 4 * (Math.max(env.API_MAX_BODY_BYTES, env.MAX_UPLOAD_BYTES) + 1024 * 1024);
+
+/**
+ * A lingering close, as nginx does after an early 413: the answer goes out and
+ * the server's side of the connection is shut (FIN), but what the client is
+ * still sending is read and thrown away — for at most LINGER_MS and
+ * `lingerCap()` bytes — before the socket is destroyed. Destroying it with
+ * unread bytes in the kernel's buffer sends a reset, and a client still
+ * writing (most HTTP clients read the answer only after sending the body)
+ * then loses the 413 to EPIPE/ECONNRESET.
+ */
+function lingerAfterAnswer(req: http.IncomingMessage) {
+  const socket = req.socket as net.Socket & { destroySoon?: () => void };
+  if (!socket || socket.destroyed) return;
+  socket.destroySoon = function lingeringClose(this: net.Socket) {
+    let seen = 0;
+    const close = () => {
+      clearTimeout(timer);
+      this.destroy();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    this.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > lingerCap()) close();
+    });
+    this.once("end", close);
+    this.once("error", close);
+    this.end();
+    this.resume();
+  };
 }
 
 /** The REST API, served straight from the HTTP server (see `serveApi`). */
@@ -339,6 +375,7 @@ async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: htt
   }
   // (A client that left has nothing more to send.)
   if (drainsBefore(req, response.status)) await drain(req);
+  else if (!req.complete && !req.destroyed) lingerAfterAnswer(req);
   res.statusCode = response.status;
   for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of response.headers) res.setHeader(name, value);
