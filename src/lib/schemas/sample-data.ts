@@ -9,3 +9,11 @@ export const SampleDataResult = z.object({
   webhooks: z.number().int(),
 });
 export type SampleDataResult = z.infer<typeof SampleDataResult>;
+
+/** Where the test data's sample set stands (the dashboard offers to finish an interrupted load). */
+export const SampleDataState = z.object({
+  state: z
+    .enum(["none", "loading", "interrupted", "completed"])
+    .describe("interrupted: a load stopped part-way (the next load finishes it); loading: a load is running"),
+});
+export type SampleDataState = z.infer<typeof SampleDataState>;

@@ -11,7 +11,7 @@ import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import type { Actor } from "@/server/actor";
 import { createPolicy } from "@/server/policies/service";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
-import { loadSampleData, SAMPLE_DATA_LEASE_MS, type SampleSize } from "./service";
+import { loadSampleData, SAMPLE_DATA_LEASE_MS, sampleDataState, type SampleSize } from "./service";
 
 beforeAll(connectDatabase);
 
@@ -257,5 +257,25 @@ describe("a load stopped part-way is resumed by the next one", () => {
     expect(await loadSampleData(actor, "light")).toMatchObject({ created: false, policies: 3, claims: 7 });
     expect(await loadSampleData(actor, "full")).toMatchObject({ created: false, policies: 3, claims: 7 });
     expect(await snapshot(twin, org.id)).toEqual(made);
+  }, 90_000);
+
+  it("its state for the dashboard: none, loading while a lease holds, interrupted once it ran out, completed; none in live mode", async () => {
+    const { org, twin, actor } = await testView();
+    expect(await sampleDataState(actor)).toEqual({ state: "none" });
+    expect(await sampleDataState({ ...actor, organizationId: org.id, accountId: undefined, livemode: true })).toEqual({
+      state: "none",
+    });
+    await db.organization.update({ where: { id: twin }, data: { sampleDataLoadedAt: new Date() } });
+    expect(await sampleDataState(actor)).toEqual({ state: "loading" });
+    await db.organization.update({
+      where: { id: twin },
+      data: { sampleDataLoadedAt: new Date(Date.now() - SAMPLE_DATA_LEASE_MS - 1_000) },
+    });
+    expect(await sampleDataState(actor)).toEqual({ state: "interrupted" });
+    // A failed load released its lease but left progress: interrupted too.
+    await db.organization.update({ where: { id: twin }, data: { sampleDataLoadedAt: null, sampleDataStep: 2 } });
+    expect(await sampleDataState(actor)).toEqual({ state: "interrupted" });
+    expect((await loadSampleData(actor, "light")).created).toBe(true);
+    expect(await sampleDataState(actor)).toEqual({ state: "completed" });
   }, 90_000);
 });

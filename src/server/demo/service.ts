@@ -52,7 +52,7 @@ import { UploadedFile } from "@/server/files/multipart";
 import { rgbPng } from "@/lib/png";
 import type { z } from "zod";
 import type { ClaimStatus } from "@/lib/enums";
-import type { SampleDataResult } from "@/lib/schemas/sample-data";
+import type { SampleDataResult, SampleDataState } from "@/lib/schemas/sample-data";
 
 /** full: the `npm run demo` business; light: what the dashboard's button loads (a few seconds). */
 export type SampleSize = "full" | "light";
@@ -198,6 +198,24 @@ export async function loadSampleData(
     await db.organization.updateMany({ where: mine, data: { sampleDataLoadedAt: null } });
     throw err;
   }
+}
+
+/**
+ * Where the test data's sample set stands, for the dashboard: `interrupted` when a
+ * load made part of it and stopped (its lease released or run out) — the next
+ * load finishes it; `loading` while a load holds the lease. Live mode: `none`.
+ */
+export async function sampleDataState(actor: Actor): Promise<SampleDataState> {
+  assertCan(actor, "read");
+  if (isLive(actor)) return { state: "none" };
+  const row = await db.organization.findUniqueOrThrow({
+    where: { id: actor.organizationId },
+    select: { sampleDataLoadedAt: true, sampleDataCompletedAt: true, sampleDataStep: true },
+  });
+  if (row.sampleDataCompletedAt) return { state: "completed" };
+  if (row.sampleDataLoadedAt && row.sampleDataLoadedAt.getTime() > Date.now() - SAMPLE_DATA_LEASE_MS) return { state: "loading" };
+  if (row.sampleDataLoadedAt || row.sampleDataStep > 0) return { state: "interrupted" };
+  return { state: "none" };
 }
 
 async function load(

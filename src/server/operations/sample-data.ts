@@ -1,6 +1,6 @@
 // Sample data: the dashboard's "Load sample data" on an empty home in test mode (no REST route).
-import { SampleDataResult } from "@/lib/schemas/sample-data";
-import { loadSampleData } from "@/server/demo/service";
+import { SampleDataResult, SampleDataState } from "@/lib/schemas/sample-data";
+import { loadSampleData, sampleDataState } from "@/server/demo/service";
 import { operation } from "./operation";
 
 export const sampleDataOperations = [
@@ -13,5 +13,15 @@ export const sampleDataOperations = [
     dashboard: true,
     // The button's lighter set (a few seconds); `npm run demo` loads the full one.
     handler: ({ actor }) => loadSampleData(actor, "light"),
+  }),
+  operation({
+    name: "sampleData.status",
+    auth: ["session"],
+    permission: "read",
+    kind: "query",
+    output: SampleDataState,
+    dashboard: true,
+    // Whether a load stopped part-way: the home then offers to finish it.
+    handler: ({ actor }) => sampleDataState(actor),
   }),
 ];

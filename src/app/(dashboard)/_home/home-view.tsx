@@ -39,6 +39,8 @@ export function HomeView({ firstName }: { firstName: string }) {
   const usage = useQuery(trpc.analytics.apiUsage.queryOptions({ ...period, granularity: "day" }, keep));
   const overview = useQuery(trpc.analytics.overview.queryOptions());
   const renewals = useQuery(trpc.renewals.summary.queryOptions());
+  // A sample data load that stopped part-way (the server restarted during it): offered again, to finish it.
+  const sample = useQuery({ ...trpc.sampleData.status.queryOptions(), enabled: !livemode && can.admin });
   // Nothing sold and nothing claimed, ever: figures would all be zero, so the page says what to do instead.
   const brandNew = overview.data !== undefined && overview.data.payments.succeeded === 0 && overview.data.claims.total === 0;
 
@@ -52,6 +54,15 @@ export function HomeView({ firstName }: { firstName: string }) {
       <div className="space-y-6">
         <RangePicker range={range} onChange={range.setRange} />
         {stats.data && <Todos todos={stats.data.todos} canAct={can.admin} />}
+        {sample.data?.state === "interrupted" && !livemode && can.admin && (
+          <Card className="flex flex-wrap items-center justify-between gap-3 p-4 sm:p-5" data-testid="sample-data-interrupted">
+            <p className="min-w-0 text-sm text-slate-700">
+              <span className="font-medium text-slate-900">The sample data stopped part-way.</span> Load it again to finish it:
+              what is already there is kept, nothing is made twice.
+            </p>
+            <LoadSampleData finish />
+          </Card>
+        )}
         {brandNew ? (
           <>
             <GettingStarted overview={overview.data} canCreate={can.manage} canLoadSample={!livemode && can.admin} />
@@ -236,7 +247,7 @@ function GettingStarted({
 }
 
 /** Test mode, nothing there yet: a sample business to look around in (the test data only). */
-function LoadSampleData() {
+function LoadSampleData({ finish = false }: { finish?: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
@@ -247,7 +258,7 @@ function LoadSampleData() {
         toast.success(
           r.created
             ? `Sample data loaded: ${r.policies} policies, ${r.payments} payments, ${r.claims} claims`
-            : "Your test data already has policies: nothing was added",
+            : "Nothing was added: your test data already has its policies, or a load is still running",
         );
         void queryClient.invalidateQueries();
       },
@@ -260,7 +271,7 @@ function LoadSampleData() {
   return (
     <>
       <Button variant="secondary" onClick={() => setConfirming(true)} disabled={load.isPending}>
-        <DatabaseZap className="h-4 w-4" aria-hidden /> Load sample data
+        <DatabaseZap className="h-4 w-4" aria-hidden /> {finish ? "Finish loading sample data" : "Load sample data"}
       </Button>
       <ConfirmDialog
         open={confirming}
