@@ -86,6 +86,25 @@ test.describe("upload limits (10 MiB per file)", () => {
     expect(await listAll(t.write, CERTIFICATES)).toEqual([]);
   });
 
+  test("a 40 MiB upload is refused and the client still reads its answer: the server reads what it is sent after answering (a lingering close), once, no retry", async () => {
+    const t = await tenantWithClients();
+    const buffer = Buffer.concat([PDF_HEAD, Buffer.alloc(40 * MiB - PDF_HEAD.length, 0x41)]);
+    // Declared far over the drain cap: answered 413 at once. Before the lingering close, the server then
+    // destroyed the socket with the body still arriving, and this client (writing first, reading after) got EPIPE.
+    const res = await t.write.post(CERTIFICATES, {
+      multipart: { file: { name: "huge.pdf", mimeType: "application/pdf", buffer }, name: "Huge", type: "licence" },
+    });
+    await problem(res, 413, "payload_too_large");
+    // Without a key: the 401 reads the body up to the drain cap, answers, and reads the rest after.
+    const anonymous = await request.newContext({ baseURL: `${BASE_URL}/api/v1/` });
+    const refused = await anonymous.post(CERTIFICATES, {
+      multipart: { file: { name: "huge.pdf", mimeType: "application/pdf", buffer }, name: "Huge", type: "licence" },
+    });
+    await problem(refused, 401, "missing_api_key");
+    await anonymous.dispose();
+    expect(await listAll(t.write, CERTIFICATES)).toEqual([]);
+  });
+
   test("an 11 MiB file chunked (no Content-Length) → 413 as it passes the limit, naming the file; nothing stored", async () => {
     const t = await tenantWithClients();
     const send = () =>

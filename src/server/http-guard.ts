@@ -375,7 +375,8 @@ async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: htt
   }
   // (A client that left has nothing more to send.)
   if (drainsBefore(req, response.status)) await drain(req);
-  else if (!req.complete && !req.destroyed) lingerAfterAnswer(req);
+  // What is still unread (a 413 answered at once, or a body over what drain reads) is read after the answer.
+  if (!req.complete && !req.destroyed) lingerAfterAnswer(req);
   res.statusCode = response.status;
   for (const [name, value] of Object.entries(API_HEADERS)) res.setHeader(name, value);
   for (const [name, value] of response.headers) res.setHeader(name, value);
