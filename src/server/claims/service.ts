@@ -112,15 +112,17 @@ export async function fileClaim(organizationId: string, filing: ClaimFiling, upl
         description: filing.description,
         amountMinor: filing.amountMinor,
         currency: filing.policy.currency,
-        history: {
-          create: {
-            organizationId,
-            toStatus: "submitted",
-            actorUserId: filing.filedBy.actorUserId ?? null,
-            apiKeyId: filing.filedBy.apiKeyId ?? null,
-            note: filing.filedBy.note ?? null,
-          },
-        },
+      },
+    });
+    // Its first step, written beside it (a nested create would read the claim back: a statement more per claim).
+    await tx.claimStatusChange.createMany({
+      data: {
+        organizationId,
+        claimId: row.id,
+        toStatus: "submitted",
+        actorUserId: filing.filedBy.actorUserId ?? null,
+        apiKeyId: filing.filedBy.apiKeyId ?? null,
+        note: filing.filedBy.note ?? null,
       },
     });
     const attachments = files.length ? await attachFilesToClaim(tx, organizationId, row.id, files, filing.source) : [];
