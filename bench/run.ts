@@ -66,8 +66,8 @@ const { values: args } = parseArgs({
 if (args.help) {
   process.stdout.write(
     `npm run bench -- [options]
-  --ci             CI shape: 2 orgs × 200 policies, 10 000 payments, 3 s phases; reuses the build, never builds
-  --duration <s>   measured seconds per phase (default 15, 3 in --ci)
+  --ci             CI shape: 2 orgs × 200 policies, 10 000 payments, 2 s phases; reuses the build, never builds
+  --duration <s>   measured seconds per phase (default 15, 2 in --ci)
   --warmup <s>     warm-up seconds before each phase (default 5, 1 in --ci)
   --build          run \`npm run build\` first even when <distDir>/BUILD_ID exists (not with --ci)
   --redis          keep REDIS_URL (default redis://127.0.0.1:6379) for the app's rate-limit counters
@@ -75,7 +75,7 @@ if (args.help) {
   --profile        run the app with node --cpu-prof: .cpuprofile files in bench/.out/profile-<time>/ (open in Chrome DevTools)
   --port <n>       the app's port (default 3600); the reference takes n+1, the webhook receiver n+2
   --orgs, --policies, --payments, --events <n>   override the shape
-  --renewals <n>   due covers for the renewal job phase (default 10 000, 500 in --ci; 0 skips it)
+  --renewals <n>   due covers for the renewal job phase (default 10 000, 300 in --ci; 0 skips it)
 Environment: DATABASE_URL (its server; default postgres://postgres@127.0.0.1:5432), NEXT_DIST_DIR (default .next).
 `,
   );
@@ -94,11 +94,11 @@ const SHAPE = {
   payments: num(args.payments, CI ? 10_000 : 1_000_000),
   historyClaims: CI ? 100 : 3_000,
   usageDays: CI ? 2 : 30,
-  duration: num(args.duration, CI ? 3 : 15),
+  duration: num(args.duration, CI ? 2 : 15),
   warmup: num(args.warmup, CI ? 1 : 5),
   events: num(args.events, CI ? 8 : 40),
   /** due covers the renewal job phase renews (bench/renewals.ts); 0: not run */
-  renewals: num(args.renewals, CI ? 500 : RENEWAL_COVERS),
+  renewals: num(args.renewals, CI ? 300 : RENEWAL_COVERS),
   /** gap between the events' causing requests: base + up to the same again at random (spreads them over the worker's poll) */
   eventGapMs: CI ? 250 : 400,
   readConnections: [1, 50],
