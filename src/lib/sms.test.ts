@@ -33,7 +33,8 @@ describe("smsSegments", () => {
       let text = "";
       for (let i = 0; i < length; i++) {
         const r = next();
-        text += kind >= 1 && r < 0.05 ? pick(ESCAPED) : kind === 2 && r < 0.06 ? "ọ" : kind === 3 && r < 0.02 ? "\r\n" : pick(PLAIN);
+        text +=
+          kind >= 1 && r < 0.05 ? pick(ESCAPED) : kind === 2 && r < 0.06 ? "ọ" : kind === 3 && r < 0.02 ? "\r\n" : pick(PLAIN);
       }
       expect(smsSegments(text), JSON.stringify(text)).toEqual(library(text));
     }

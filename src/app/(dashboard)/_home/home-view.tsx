@@ -65,7 +65,12 @@ export function HomeView({ firstName }: { firstName: string }) {
         )}
         {brandNew ? (
           <>
-            <GettingStarted overview={overview.data} canCreate={can.manage} canLoadSample={!livemode && can.admin} />
+            <GettingStarted
+              overview={overview.data}
+              canCreate={can.manage}
+              // An interrupted load is finished from its own card above, not started again here.
+              canLoadSample={!livemode && can.admin && sample.data?.state !== "interrupted"}
+            />
             <UsageSection query={usage} />
           </>
         ) : (
