@@ -60,6 +60,9 @@ const FIRST_SERVER_ENV = {
   METERING_FLUSH_MS: "250",
   // The sandbox pays a withdrawal out after 1 s, not 5 s.
   PAYOUT_DELAY_SECONDS: "1",
+  // Writes are not shed here: specs fire 20 writes at once on a machine the suite keeps busy, and judge
+  // their outcomes; shedding is proven by src/server/operations/admission.test.ts and measured by the bench.
+  WRITE_QUEUE_MS: "30000",
   // The event streams beat (and re-check their key) every second, so a revoked key's stream ends quickly.
   EVENTS_STREAM_HEARTBEAT_MS: "1000",
   LOG_LEVEL: "warn",

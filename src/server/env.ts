@@ -132,6 +132,12 @@ const schema = z.object({
   /** How long a renewal charge under way leaves its coverage alone before it is charged again (the same reference) after a crash. */
   RENEWAL_LEASE_SECONDS: int(600, 1, 86_400),
   MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+  /**
+   * REST writes one process runs at once; the rest queue, and one that waited WRITE_QUEUE_MS is shed
+   * with 503 + Retry-After (a burst is answered in time, part of it "come back", rather than all of it late).
+   */
+  WRITE_CONCURRENCY: int(16, 1, 1_000),
+  WRITE_QUEUE_MS: int(1_000, 10, 60_000),
   /** How often each instance writes its metered API usage (ms); a crash loses at most this much. */
   METERING_FLUSH_MS: int(5_000, 50, 60_000),
   // UploadThing stores files when set (https://uploadthing.com → API keys); the local disk otherwise.

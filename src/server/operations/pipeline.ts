@@ -21,6 +21,7 @@ import { requestIdOf } from "@/server/request-id";
 import { withAuditContext } from "@/server/audit/record";
 import { auditorOfPrincipal } from "@/server/audit/who";
 import { requestHash, runIdempotently } from "@/server/rest/idempotency";
+import { admitWrite } from "./admission";
 import { openApiDocument } from "@/server/rest/openapi";
 import { fieldErrors, PROBLEM_CONTENT_TYPE, problemBody } from "@/server/rest/problem";
 import { responseMismatches } from "@/server/rest/response-check";
@@ -259,7 +260,11 @@ async function handle(request: Request, surface: "rest" | "app"): Promise<Respon
         query,
         body: validate(body.schema, body.value),
       };
-      response = await run(b, principal, request, parts, body.raw, headers);
+      // REST writes are admitted a few at a time (a burst past them is shed with 503, see admission.ts).
+      response =
+        surface === "rest" && method !== "GET"
+          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers))
+          : await run(b, principal, request, parts, body.raw, headers);
     }
   } catch (err) {
     response = errorResponse(err, requestId, headers, { method, path, route });
