@@ -59,6 +59,7 @@ const { values: args } = parseArgs({
     payments: { type: "string" },
     events: { type: "string" },
     renewals: { type: "string" },
+    out: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -76,6 +77,8 @@ if (args.help) {
   --port <n>       the app's port (default 3600); the reference takes n+1, the webhook receiver n+2
   --orgs, --policies, --payments, --events <n>   override the shape
   --renewals <n>   due covers for the renewal job phase (default 10 000, 300 in --ci; 0 skips it)
+  --out <file>     where the results go (default: bench/results.json for a full run of the default shape,
+                   bench/.out/results-ci.json with --ci, bench/.out/results-shaped.json with any shape flag)
 Environment: DATABASE_URL (its server; default postgres://postgres@127.0.0.1:5432), NEXT_DIST_DIR (default .next).
 `,
   );
@@ -114,7 +117,18 @@ const HOOK_PORT = PORT + 2;
 const APP = `http://127.0.0.1:${PORT}`;
 const REF = `http://127.0.0.1:${REF_PORT}`;
 const RATE_LIMIT = 1_000_000; // requests per minute: far above what 2 cores can serve
-const RESULTS = CI ? path.join(OUT, "results-ci.json") : path.join(ROOT, "bench/results.json");
+// The recorded full run (bench/results.json) is written only by a full run of the default shape: --ci and a
+// run with a shape flag write to bench/.out/ unless --out names the file.
+const SHAPED = [args.orgs, args.policies, args.payments, args.events, args.renewals, args.duration, args.warmup].some(
+  (v) => v !== undefined,
+);
+const RESULTS = args.out
+  ? path.resolve(args.out)
+  : CI
+    ? path.join(OUT, "results-ci.json")
+    : SHAPED
+      ? path.join(OUT, "results-shaped.json")
+      : path.join(ROOT, "bench/results.json");
 const STAMP = new Date().toISOString().replace(/[:.]/g, "-");
 const SERVER_LOG = path.join(OUT, `server-${STAMP}.log`);
 const REFERENCE_LOG = path.join(OUT, `reference-${STAMP}.log`);
