@@ -444,7 +444,7 @@ async function coversBehind(organizationId: string, ids: string[], cycle: number
   const now = new Date();
   const [covers, payments] = await Promise.all([
     db.coverage.findMany({
-      where: { id: { in: ids } },
+      where: { organizationId, id: { in: ids } },
       select: { id: true, endsAt: true, graceEndsAt: true, cancelledAt: true, renewAt: true },
     }),
     db.payment.groupBy({
