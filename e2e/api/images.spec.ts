@@ -3,8 +3,13 @@
 // 249 KB — is a 422 on every upload path, leaving nothing stored); a logo is
 // kept fitted inside 512 × 512 (the portal serves that copy, certificates draw
 // it); and certificates render without stalling the server: /api/health keeps
-// answering within 100 ms while several are made at once from the largest
-// logo allowed.
+// answering while several are made at once from the largest logo allowed.
+// "Stalling" is measured against what the alternative costs: pdf-lib decoding
+// the 4096 × 4096 PNG on the event loop takes ~2 s per certificate here, so
+// four at once would hold health for seconds; with the 512 × 512 copy a quiet
+// machine answers within 35–56 ms, and a CI machine running three spec workers,
+// two app instances and Chromium beside it has been seen at 104–213 ms. The
+// bar is 300 ms: far under the stall, above the noise.
 import fs from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -61,6 +66,9 @@ test("an 8000 × 8000 PNG of 249 KB is 422 on every upload path, nothing stored"
   expect(await storedBytes(t.organizationId)).toEqual([]);
 });
 
+/** The longest health answer that is not a stall (see the header). */
+const STALL_MS = 300;
+
 /** GET /api/health over one kept-alive connection: how long each answer took, in ms. */
 function healthProbe() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -79,7 +87,7 @@ function healthProbe() {
   return { once, close: () => agent.destroy() };
 }
 
-test("a 4096 × 4096 logo is kept at 512 × 512; certificates render while /api/health answers within 100 ms", async () => {
+test("a 4096 × 4096 logo is kept at 512 × 512; certificates render while /api/health answers within 300 ms", async () => {
   test.setTimeout(120_000);
   const t = await tenantWithClients();
   // The largest image allowed (64 MiB decoded), a plain colour so the file stays small.
@@ -127,7 +135,7 @@ test("a 4096 × 4096 logo is kept at 512 × 512; certificates render while /api/
       }
       await renders;
       rounds.push(Math.max(...latencies));
-      if (rounds.at(-1)! < 100) break;
+      if (rounds.at(-1)! < STALL_MS) break;
     }
   } finally {
     probe.close();
@@ -135,5 +143,5 @@ test("a 4096 × 4096 logo is kept at 512 × 512; certificates render while /api/
   expect(
     Math.min(...rounds),
     `longest health answer in each round (ms): ${rounds.map((r) => r.toFixed(1)).join(", ")}`,
-  ).toBeLessThan(100);
+  ).toBeLessThan(STALL_MS);
 });
