@@ -1,6 +1,7 @@
 // npm run demo: a sample business to explore, in TEST mode, made through the services.
 // Creates (or finds) demo@coverdesk.test and its organization "Sample Insurance Ltd",
-// loads the sample data into the organization's test twin, and prints how to sign in.
+// loads the sample data into the organization's test twin — six months of history, dated as it
+// happened (src/server/demo/clock.ts) — and prints how to sign in.
 // Idempotent: a second run finds both and adds nothing (it resets the password it prints).
 // A run stopped part-way (an error, Ctrl-C, a crash) is resumed by the next one: at once
 // after an error, once the stopped load's lease has run out (5 minutes) after a kill.
@@ -9,7 +10,8 @@ import { performance } from "node:perf_hooks";
 import { db, disconnectDatabase } from "@/server/db/client";
 import { ensureOwner } from "@/server/organizations/operator-owner";
 import { ensureTestTwin } from "@/server/organizations/twin";
-import { loadSampleData, SAMPLE_DATA_LEASE_MS } from "@/server/demo/service";
+import { processClock } from "@/server/demo/clock";
+import { HISTORY_DAYS, loadSampleData, SAMPLE_DATA_LEASE_MS } from "@/server/demo/service";
 
 const EMAIL = "demo@coverdesk.test";
 const ORG = "Sample Insurance Ltd";
@@ -36,6 +38,8 @@ async function main() {
     { organizationId: twinId, accountId, livemode: false, userId, role: "OWNER" },
     "full",
     step,
+    // Six months of history: this process runs nothing else, so its clock can be moved for each service call.
+    { clock: processClock() },
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   // Not loaded and not complete: a load holds the lease (another run, or one stopped without releasing it).
@@ -50,7 +54,7 @@ async function main() {
   process.stdout.write(
     [
       result.created
-        ? `Sample data loaded in ${seconds} s: ${result.policies} policies, ${result.payments} payments, ${result.claims} claims (test mode).`
+        ? `Sample data loaded in ${seconds} s: ${result.policies} policies, ${result.payments} payments over ${HISTORY_DAYS} days, ${result.claims} claims (test mode).`
         : heldUntil
           ? `Another load started at ${state.sampleDataLoadedAt!.toISOString()} and has not completed (still running, or stopped): nothing added. If it was stopped, run this again after ${heldUntil.toISOString()} to complete it.`
           : `Sample data already there (${result.policies} policies, ${result.payments} payments, ${result.claims} claims): nothing added.`,

@@ -11,7 +11,8 @@ import { addMember, ownerWithOrganization, refusal } from "@/test/fixtures";
 import type { Actor } from "@/server/actor";
 import { createPolicy } from "@/server/policies/service";
 import { CreatePolicyInput } from "@/lib/schemas/policies";
-import { loadSampleData, SAMPLE_DATA_LEASE_MS, sampleDataState, type SampleSize } from "./service";
+import { processClock } from "./clock";
+import { HISTORY_DAYS, loadSampleData, SAMPLE_DATA_LEASE_MS, sampleDataState, type SampleSize } from "./service";
 
 beforeAll(connectDatabase);
 
@@ -278,4 +279,67 @@ describe("a load stopped part-way is resumed by the next one", () => {
     expect((await loadSampleData(actor, "light")).created).toBe(true);
     expect(await sampleDataState(actor)).toEqual({ state: "completed" });
   }, 90_000);
+});
+
+describe("npm run demo's history (a clock: src/server/demo/clock.ts)", () => {
+  it("dates six months as they happened: purchases then, monthly renewals each month, a declined card lapsing, claims over four months; a load stopped among the days resumes into the same set", async () => {
+    const RealDate = Date;
+    const { org, twin, actor } = await testView();
+    const before = Date.now();
+    expect((await loadSampleData(actor, "full", undefined, { clock: processClock() })).created).toBe(true);
+    // The process's clock is real again, and the load's own state is dated now.
+    expect(Date).toBe(RealDate);
+    expect(Math.abs(Date.now() - performance.timeOrigin - performance.now())).toBeLessThan(1_000);
+    const state = await db.organization.findUniqueOrThrow({ where: { id: twin } });
+    expect(state.sampleDataCompletedAt!.getTime()).toBeGreaterThanOrEqual(before);
+
+    const where = { organizationId: twin };
+    const DAY = 86_400_000;
+    const payments = await db.payment.findMany({
+      where,
+      select: { createdAt: true, paidAt: true, status: true, renewalAttempt: true, reference: true },
+    });
+    // The first purchase HISTORY_DAYS ago, nothing after now.
+    const created = payments.map((p) => p.createdAt.getTime());
+    expect(Math.min(...created)).toBeLessThan(before - (HISTORY_DAYS - 1) * DAY);
+    expect(Math.max(...created)).toBeLessThanOrEqual(Date.now());
+    // Paid renewals in each of the last five months (a monthly cover renews every month).
+    const months = (ps: typeof payments) => new Set(ps.map((p) => p.paidAt!.toISOString().slice(0, 7)));
+    const renewed = payments.filter((p) => p.renewalAttempt !== null && p.status === "success");
+    expect(months(renewed).size).toBeGreaterThanOrEqual(5);
+    const monthly = await db.coverage.findMany({
+      where: { ...where, policy: { duration: "monthly" } },
+      select: { renewalCount: true, cancelledAt: true, graceEndsAt: true, endsAt: true },
+    });
+    expect(Math.max(...monthly.map((c) => c.renewalCount))).toBeGreaterThanOrEqual(5);
+    // A card that declines later: its renewal failed, was retried, and the cover lapsed months ago.
+    expect(payments.some((p) => p.renewalAttempt !== null && p.status === "failed")).toBe(true);
+    expect(await db.event.count({ where: { ...where, type: "coverage.expired", createdAt: { lt: new Date(before - 30 * DAY) } } })).toBeGreaterThan(0);
+    // The ledger is dated with its payments: the daily rollups show the history month by month.
+    const ledger = await db.ledgerTransaction.findMany({ where: { ...where, type: "payment" }, select: { reference: true, createdAt: true } });
+    const paidAt = new Map(payments.map((p) => [p.reference, p.paidAt]));
+    expect(ledger.length).toBe(payments.filter((p) => p.status === "success").length);
+    for (const l of ledger) expect(l.createdAt.toISOString().slice(0, 10)).toBe(paidAt.get(l.reference)!.toISOString().slice(0, 10));
+    const days = await db.dailyStats.findMany({ where: { ...where, grossMinor: { gt: 0 } }, select: { day: true } });
+    expect(new Set(days.map((d) => d.day.toISOString().slice(0, 7))).size).toBeGreaterThanOrEqual(6);
+    // Claims over the last four months and a half, each move after its filing.
+    const claims = await db.claim.findMany({ where, select: { createdAt: true, updatedAt: true } });
+    expect(Math.min(...claims.map((c) => c.createdAt.getTime()))).toBeLessThan(before - 120 * DAY);
+    expect(Math.max(...claims.map((c) => c.createdAt.getTime()))).toBeGreaterThan(before - 7 * DAY);
+    for (const c of claims) expect(c.updatedAt.getTime()).toBeGreaterThanOrEqual(c.createdAt.getTime());
+    expect((await checkLedger(twin)).problems).toEqual([]);
+
+    // Stopped among the days (three months in), then resumed: the set a clean dated load makes, each
+    // period charged once.
+    const expected = await snapshot(twin, org.id);
+    const other = await testView();
+    const midway = new Date(Math.floor(before / DAY) * DAY - 90 * DAY).toISOString().slice(0, 10);
+    await expect(
+      loadSampleData(other.actor, "full", undefined, { clock: processClock(), checkpoint: crashAt(`day ${midway}`) }),
+    ).rejects.toBeInstanceOf(Crash);
+    expect(Date).toBe(RealDate);
+    expect((await loadSampleData(other.actor, "full", undefined, { clock: processClock() })).created).toBe(true);
+    expect(await snapshot(other.twin, other.org.id)).toEqual(expected);
+    expect((await checkLedger(other.twin)).problems).toEqual([]);
+  }, 180_000);
 });

@@ -19,9 +19,18 @@
 // point ends with the set a clean load makes. The renewal cycles, which have no
 // such key, are counted (see coversBehind). A test organization that holds
 // policies of its own, no load ever having started there, is left alone.
-// What it cannot do through the services: date things in the past — every
-// service writes "now" (the ledger's daily rollups are kept from the same
-// rows), so the history is made of renewal cycles run now, not back-dated.
+// When: every service writes "now" (the ledger's daily rollups are kept from
+// the same rows). Given a clock (./clock.ts: `npm run demo`, a process of its
+// own), the full set is six months of history: each service call runs with the
+// clock set to when it happened — the policies and the first purchases six
+// months ago, then the renewal job and the coverage lifecycle (reminders,
+// expiry) day by day up to today, as the job runner would have run them, so
+// monthly covers renew each month, a card that declines later fails its
+// renewal, retries and lapses; the claims over the last four months; the
+// money out, the API usage and the load's own state now. Without a clock (the
+// dashboard's button: the server runs other requests beside it) everything is
+// dated now, and the renewals are cycles run now (the test clock's
+// simulated ends).
 import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { AppError } from "@/server/errors";
 import { db } from "@/server/db/client";
@@ -45,6 +54,7 @@ import { createApiKey } from "@/server/api-keys/service";
 import { simulateCoverageEnd } from "@/server/coverages/reminders";
 import { coverageStatus } from "@/server/coverages/status";
 import { runRenewals } from "@/server/renewals/job";
+import { runCoverageLifecycle } from "@/server/coverages/lifecycle";
 import { recordApiRequest, flushApiUsage } from "@/server/analytics/metering";
 import { SANDBOX_CARDS } from "@/server/payments/provider";
 import { SANDBOX_VERIFICATION_CODE } from "@/server/payouts/sandbox";
@@ -53,6 +63,7 @@ import { rgbPng } from "@/lib/png";
 import type { z } from "zod";
 import type { ClaimStatus } from "@/lib/enums";
 import type { SampleDataResult, SampleDataState } from "@/lib/schemas/sample-data";
+import type { SampleClock } from "./clock";
 
 /** full: the `npm run demo` business; light: what the dashboard's button loads (a few seconds). */
 export type SampleSize = "full" | "light";
@@ -107,6 +118,39 @@ const card = (cardNumber: string, name: string, phone?: string) =>
 /** How long a load's lease holds: past it, a load that has not completed is taken for dead and the next one resumes it. */
 export const SAMPLE_DATA_LEASE_MS = 5 * 60_000;
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** How far back a dated load's history starts: about six months. */
+export const HISTORY_DAYS = 182;
+
+/** A dated load's times (a clock was given): see the header. */
+interface History {
+  /** The first purchase's day (HISTORY_DAYS before `end`, at midnight UTC). */
+  start: number;
+  /** Now, when the load began: nothing is dated after it. */
+  end: number;
+  /** Runs one service call with the clock set to `when`, then puts it back. */
+  at<T>(when: number, fn: () => Promise<T>): Promise<T>;
+}
+
+function datedHistory(clock: SampleClock): History {
+  const end = Date.now();
+  const start = Math.floor(end / DAY) * DAY - HISTORY_DAYS * DAY;
+  return {
+    start,
+    end,
+    async at(when, fn) {
+      clock.set(new Date(Math.min(when, end)));
+      try {
+        return await fn();
+      } finally {
+        clock.reset();
+      }
+    },
+  };
+}
+
 /** The renewal cycles of each size. */
 const CYCLES: Record<SampleSize, number> = { full: 3, light: 1 };
 
@@ -122,6 +166,11 @@ export interface LoadOptions {
    * a test throws there to stop a load part-way through a step, as a crash would.
    */
   checkpoint?: Progress;
+  /**
+   * Dates the full set's history over the six months before now (see the header). Only for a process
+   * that runs nothing beside the load: it moves the process's `Date`.
+   */
+  clock?: SampleClock;
 }
 
 /**
@@ -189,7 +238,7 @@ export async function loadSampleData(
     if (saved.count === 0) throw new AppError("conflict", "Another sample data load took over this one (its lease ran out)");
   };
   try {
-    await load(actor, size, done, progress, step, options.checkpoint ?? (() => {}));
+    await load(actor, size, done, progress, step, options.checkpoint ?? (() => {}), options.clock);
     const completed = await db.organization.updateMany({ where: mine, data: { sampleDataCompletedAt: new Date() } });
     if (completed.count === 0) throw new AppError("conflict", "Another sample data load took over this one (its lease ran out)");
     return counts(true);
@@ -226,6 +275,7 @@ async function load(
   progress: (done: number) => Promise<void>,
   step: Progress,
   checkpoint: Progress,
+  clock: SampleClock | undefined,
 ): Promise<void> {
   const org = actor.organizationId;
   const full = size === "full";
@@ -233,6 +283,10 @@ async function load(
     if (n > done) await progress(n);
     step(label);
   };
+  // The history's dates (a clock and the full set), else everything now.
+  const history = clock && full ? datedHistory(clock) : undefined;
+  const at = history?.at ?? (<T>(_when: number, fn: () => Promise<T>) => fn());
+  const start = history?.start ?? Date.now();
 
   // Webhooks first: the events below are then fanned out to it, and the job runner delivers them
   // (example.com answers with an error, so the delivery log shows failed attempts and their retries).
@@ -241,7 +295,7 @@ async function load(
   const WEBHOOK_URL = "https://example.com/coverdesk/webhooks";
   if (!(await db.webhook.findFirst({ where: { organizationId: org, url: WEBHOOK_URL }, select: { id: true } }))) {
     try {
-      await createWebhook(
+      await at(start - 10 * DAY, () => createWebhook(
         actor,
         {
           url: WEBHOOK_URL,
@@ -255,7 +309,7 @@ async function load(
           ],
         },
         { unresolvedHost: "allow" },
-      );
+      ));
     } catch (err) {
       if (!(err instanceof AppError && err.code === "validation_failed")) throw err;
     }
@@ -264,7 +318,7 @@ async function load(
 
   // Policies, by name (what a later step needs of them is the sample's own price and duration).
   const policies: { id: string; price: string; duration: string }[] = [];
-  for (const p of full ? POLICIES : POLICIES.slice(0, 3)) {
+  for (const [n, p] of (full ? POLICIES : POLICIES.slice(0, 3)).entries()) {
     const found = await db.policy.findFirst({
       where: { organizationId: org, name: p.name },
       orderBy: { createdAt: "asc" },
@@ -273,14 +327,16 @@ async function load(
     const id =
       found?.id ??
       (
-        await createPolicy(
-          actor,
-          CreatePolicyInput.parse({
-            ...p,
-            description: `${p.name} for small businesses in Lagos and Abuja.`,
-            benefits: ["24/7 claims line", "Payout within 10 working days"],
-            exclusions: ["Wilful damage"],
-          }),
+        await at(start - 7 * DAY + n * HOUR, () =>
+          createPolicy(
+            actor,
+            CreatePolicyInput.parse({
+              ...p,
+              description: `${p.name} for small businesses in Lagos and Abuja.`,
+              benefits: ["24/7 claims line", "Payout within 10 working days"],
+              exclusions: ["Wilful damage"],
+            }),
+          ),
         )
       ).id;
     policies.push({ id, price: p.price, duration: p.duration });
@@ -295,6 +351,8 @@ async function load(
     const policy = policies[i % policies.length]!;
     const email = emailOf(name);
     const declined = i === 3 || i === 10;
+    // Dated: one customer every other day from six months ago, mid-morning.
+    const boughtAt = start + i * 2 * DAY + 10 * HOUR;
     const cardNumber = declined ? SANDBOX_CARDS.declined : i % 4 === 2 ? SANDBOX_CARDS.declinesLater : SANDBOX_CARDS.success;
     const payment =
       (await db.payment.findFirst({
@@ -302,14 +360,16 @@ async function load(
         orderBy: { createdAt: "asc" },
         select: { reference: true, status: true },
       })) ??
-      (await initializePayment(
-        actor,
-        InitializePaymentInput.parse({ policyId: policy.id, amount: Number(policy.price), email, name, phone }),
+      (await at(boughtAt, () =>
+        initializePayment(
+          actor,
+          InitializePaymentInput.parse({ policyId: policy.id, amount: Number(policy.price), email, name, phone }),
+        ),
       ));
     let status = payment.status;
     if (status === "pending") {
       try {
-        status = (await payWithCard(payment.reference, card(cardNumber, name, phone))).status;
+        status = (await at(boughtAt + 4 * MINUTE, () => payWithCard(payment.reference, card(cardNumber, name, phone)))).status;
       } catch (err) {
         if (!(err instanceof AppError && err.code === "card_declined")) throw err;
         status = "failed";
@@ -323,7 +383,24 @@ async function load(
   // (the cards that decline later fail: past due). Several cycles in full.
   const cycles = CYCLES[size];
   const cyclesDone = done >= STEP.renewals ? cycles : Math.max(0, done - STEP.purchases);
-  if (cyclesDone < cycles) {
+  if (history) {
+    // Dated: the renewal job and the coverage lifecycle each morning (06:00 UTC) from the day after the first
+    // purchase, and a last time now, as the job runner would have run them. A load resumed here runs the days
+    // again from the start: a day runs what is due by then, and what an earlier run renewed is due later (a
+    // charge it left unsettled is charged again, same reference, once its lease has run out: settled once).
+    if (done < STEP.renewals) {
+      const passes: number[] = [];
+      for (let day = start + DAY + 6 * HOUR; day < history.end; day += DAY) passes.push(day);
+      passes.push(history.end);
+      for (const day of passes) {
+        await at(day, async () => {
+          await runRenewals(new Date(day), { organizationIds: [org] });
+          await runCoverageLifecycle(new Date(day), { organizationIds: [org] });
+        });
+        checkpoint(`day ${new Date(day).toISOString().slice(0, 10)}`);
+      }
+    }
+  } else if (cyclesDone < cycles) {
     const renewing = await db.coverage.findMany({
       where: { organizationId: org, autoRenew: true },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
@@ -349,7 +426,7 @@ async function load(
 
   // Claims in every state, each with a photo and a PDF report; each found by its description and moved on
   // from where it is.
-  if (done < STEP.claims) await makeClaims(actor, bought, policies[0]!.id, checkpoint);
+  if (done < STEP.claims) await makeClaims(actor, bought, policies[0]!.id, checkpoint, history);
   await ended(STEP.claims, "claims");
 
   // Money out: verification, a verified bank account, a withdrawal of part of the balance.
@@ -473,6 +550,30 @@ const INCIDENTS = [
   "customer injured on premises",
   "damaged stock",
 ] as const;
+/** What each sample claim asks for, in naira: the recent settled one small, as most claims are. */
+const CLAIMED: Record<(typeof MOVES)[number], number> = {
+  submitted: 42_500,
+  under_review: 60_000,
+  approved: 25_000,
+  partially_approved: 77_500,
+  rejected: 95_000,
+  paid_out: 18_500,
+  paid_outside: 130_000,
+};
+/** Dated: how many days ago each sample claim was filed (the open ones recent, the settled ones older). */
+const FILED_DAYS_AGO: Record<(typeof MOVES)[number], number> = {
+  submitted: 3,
+  under_review: 9,
+  approved: 40,
+  partially_approved: 65,
+  rejected: 100,
+  paid_out: 12,
+  paid_outside: 130,
+};
+/** Dated: days from filing to each move (under review, the decision, paid) and to the payout asked for. */
+const MOVE_AFTER_DAYS = [1, 5, 9] as const;
+const PAYOUT_AFTER_DAYS = 6;
+
 /** How far along its review a claim is (approved and rejected are both a decision). */
 const REVIEW_STAGE: Record<ClaimStatus, number> = { submitted: 0, under_review: 1, approved: 2, rejected: 2, paid: 3 };
 
@@ -481,11 +582,14 @@ async function makeClaims(
   bought: { email: string; policyId: string; name: string }[],
   fallbackPolicyId: string,
   checkpoint: Progress,
+  history: History | undefined,
 ): Promise<void> {
   const org = actor.organizationId;
+  const at = history?.at ?? (<T>(_when: number, fn: () => Promise<T>) => fn());
   for (const [i, move] of MOVES.entries()) {
+    const filedAt = (history?.end ?? Date.now()) - FILED_DAYS_AGO[move] * DAY + (9 + i) * HOUR;
     const holder = bought[i % Math.max(bought.length, 1)];
-    const amount = 25_000 + i * 17_500;
+    const amount = CLAIMED[move];
     const description = `${holder?.name ?? "A customer"}: ${INCIDENTS[i % 7]}.`;
     const evidence = [photo(i), report(i)];
     const found = await db.claim.findFirst({
@@ -499,18 +603,20 @@ async function makeClaims(
       // A claim is filed with its evidence in one transaction; this only makes up for one that lost some.
       const has = new Set(found.attachments.map((a) => a.file.fileName));
       const missing = evidence.filter((f) => !has.has(f.fileName));
-      if (missing.length) await addClaimAttachments(actor, found.id, missing, "dashboard");
+      if (missing.length) await at(filedAt, () => addClaimAttachments(actor, found.id, missing, "dashboard"));
     } else {
-      claim = await submitClaim(
-        actor,
-        CreateClaimInput.parse({
-          policyId: holder?.policyId ?? fallbackPolicyId,
-          type: CLAIM_TYPES[i % CLAIM_TYPES.length],
-          description,
-          amount,
-          email: holder?.email,
-        }),
-        evidence,
+      claim = await at(filedAt, () =>
+        submitClaim(
+          actor,
+          CreateClaimInput.parse({
+            policyId: holder?.policyId ?? fallbackPolicyId,
+            type: CLAIM_TYPES[i % CLAIM_TYPES.length],
+            description,
+            amount,
+            email: holder?.email,
+          }),
+          evidence,
+        ),
       );
       checkpoint(`claim ${i + 1}: submitted`);
     }
@@ -533,9 +639,10 @@ async function makeClaims(
                   ? [{ status: "paid" as const, settledOutside: true, note: "Paid by bank transfer on site" }]
                   : []),
               ];
-    for (const next of moves) {
+    for (const [m, next] of moves.entries()) {
       if (REVIEW_STAGE[next.status] <= REVIEW_STAGE[claim.status]) continue;
-      claim = await updateClaimStatus(actor, claim.id, UpdateClaimStatusInput.parse(next));
+      const id = claim.id;
+      claim = await at(filedAt + MOVE_AFTER_DAYS[m]! * DAY, () => updateClaimStatus(actor, id, UpdateClaimStatusInput.parse(next)));
       checkpoint(`claim ${i + 1}: ${next.status}`);
     }
     if (
@@ -543,7 +650,10 @@ async function makeClaims(
       claim.status === "approved" &&
       (await db.claimPayout.count({ where: { organizationId: org, claimId: claim.id } })) === 0
     ) {
-      await payClaim(actor, claim.id, PayClaimInput.parse({ accountNumber: "0123456789", bankCode: "044" }));
+      const id = claim.id;
+      await at(filedAt + PAYOUT_AFTER_DAYS * DAY, () =>
+        payClaim(actor, id, PayClaimInput.parse({ accountNumber: "0123456789", bankCode: "044" })),
+      );
       checkpoint(`claim ${i + 1}: payout`);
     }
   }
