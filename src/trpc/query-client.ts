@@ -7,12 +7,20 @@ import { defaultShouldDehydrateQuery, QueryClient } from "@tanstack/react-query"
 import { TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 
-export function makeQueryClient() {
+/**
+ * `server`: the render's client, whose queries are never retried. A query the server cannot answer (signed
+ * out, forbidden, not found, a failure) is left out of the page and asked again by the browser, which shows
+ * its error; retried here it held the whole page — every server error of a tRPC caller is a TRPCError, never
+ * a TRPCClientError, so the 4xx rule below did not apply: two retries, 1 s and 2 s apart, kept a signed-out
+ * visitor's redirect to the sign-in page open 3 s.
+ */
+export function makeQueryClient({ server = false }: { server?: boolean } = {}) {
   return new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 15_000,
         retry: (count, err) => {
+          if (server) return false;
           // 4xx answers will not change on retry.
           const status =
             err instanceof TRPCClientError ? (err.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;

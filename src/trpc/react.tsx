@@ -12,7 +12,7 @@ import { makeQueryClient } from "./query-client";
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(makeQueryClient);
+  const [queryClient] = useState(() => makeQueryClient());
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       // A money move refused for want of a recent password asks for it and is sent again (components/reauth).

@@ -17,7 +17,7 @@ import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 import { makeQueryClient } from "./query-client";
 
-export const getQueryClient = cache(makeQueryClient);
+export const getQueryClient = cache(() => makeQueryClient({ server: true }));
 const context = cache(async () => createContext({ headers: await headers() }));
 
 export const trpc = createTRPCOptionsProxy({ ctx: context, router: appRouter, queryClient: getQueryClient });
