@@ -165,10 +165,12 @@ test("a second process is refused the data directory; SIGTERM drains, releases t
     expect(second.stderr).toContain(path.join(dataDir, "db"));
     expect(second.stderr).toMatch(/in use by another process/);
 
-    // A request in flight when SIGTERM arrives still gets its answer.
-    const inFlight = fetch(`${BASE}/api/v1/business/api-keys`);
+    // A request in flight when SIGTERM arrives still gets its answer. Sent whole before the signal (a fetch
+    // started just before kill() may not even have connected yet on a busy machine: one CI run's did not).
+    const inFlight = slowRequest(PORT, "GET", "/api/v1/business/api-keys", {}, "");
+    await inFlight.sent;
     server.child.kill("SIGTERM");
-    expect((await inFlight).status).toBe(401);
+    expect(await inFlight.answer).toMatchObject({ status: 401, complete: true });
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"stopped"');
     expect(fs.existsSync(path.join(dataDir, "db.lock"))).toBe(false);
