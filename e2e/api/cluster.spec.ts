@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { slowRequest } from "../support/raw-http";
 
 const DIST = path.resolve(process.env.NEXT_DIST_DIR || ".next");
 const PORT = Number(process.env.E2E_CLUSTER_PORT ?? 3340 + (process.pid % 7));
@@ -176,10 +177,12 @@ test("PostgreSQL: WEB_CONCURRENCY workers on one port, one job runner among them
     );
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    // SIGTERM to the primary: a request in flight is answered, every worker ends, exit 0.
-    const inFlight = fetch(`${BASE}/api/v1/business/api-keys`);
+    // SIGTERM to the primary: a request in flight is answered, every worker ends, exit 0. Sent whole before
+    // the signal (a fetch started just before kill() may not have connected yet on a busy machine).
+    const inFlight = slowRequest(PORT, "GET", "/api/v1/business/api-keys", {}, "");
+    await inFlight.sent;
     process.kill(primary, "SIGTERM");
-    expect((await inFlight).status).toBe(401);
+    expect(await inFlight.answer).toMatchObject({ status: 401, complete: true });
     expect(await server.exited, server.output()).toBe(0);
     expect(server.output()).toContain('"msg":"stopped"');
     expect([primary, ...replaced].filter(alive)).toEqual([]);
