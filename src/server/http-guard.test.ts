@@ -208,4 +208,34 @@ describe("requests in flight", () => {
       await new Promise<void>((r) => slow.close(() => r()));
     }
   });
+
+  it("keeps a request counted while its async handler still runs after the client left (a shutdown must not close the database under it)", async () => {
+    let finishHandler: () => void = () => {};
+    let handlerDone = false;
+    // As Next's listener: async, its promise settles when the route's work is done.
+    const working = http.createServer(async (req, res) => {
+      req.resume();
+      await new Promise<void>((r) => (finishHandler = r));
+      handlerDone = true;
+      if (!res.destroyed) res.end("late");
+    });
+    await new Promise<void>((r) => working.listen(0, "127.0.0.1", r));
+    const workingPort = (working.address() as AddressInfo).port;
+    try {
+      expect(requestsInFlight()).toBe(0);
+      const client = net.connect(workingPort, "127.0.0.1", () =>
+        client.write("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab"),
+      );
+      await expect.poll(requestsInFlight).toBe(1);
+      client.destroy(); // the answer is over (its connection closed) …
+      await new Promise((r) => setTimeout(r, 100));
+      expect(requestsInFlight()).toBe(1); // … the handler is not
+      finishHandler();
+      await expect.poll(() => handlerDone).toBe(true);
+      await expect.poll(requestsInFlight).toBe(0);
+    } finally {
+      finishHandler();
+      await new Promise<void>((r) => working.close(() => r()));
+    }
+  });
 });

@@ -11,8 +11,10 @@
 // never becomes a request: the server's 'clientError' answers it here as
 // problem+json (405, 431, 400) instead of Node's bare status line. The API
 // root (`/api/v1`, `/api/v1/`) is no endpoint: 404 problem+json. Every request
-// counts as in flight from its head to its answer's end (`requestsInFlight`),
-// so a shutdown waits for it whatever route serves it.
+// counts as in flight from its head until its answer has ended and its
+// handler has returned (`requestsInFlight`), so a shutdown waits for it
+// whatever route serves it, and never closes the database under a handler
+// whose client has left.
 import http from "node:http";
 import type net from "node:net";
 import { Readable, type Duplex } from "node:stream";
@@ -227,22 +229,37 @@ const g = globalThis as unknown as {
 };
 
 /**
- * HTTP requests whose head has arrived and whose answer has not yet been sent
- * (or whose connection has not closed): what a shutdown waits for. Kept on
- * globalThis, as the route bundles and the server's own share one count.
+ * HTTP requests whose head has arrived and that are not done: what a shutdown
+ * waits for. A request is done once its answer has been sent (or its
+ * connection closed) *and* every handler working on it has returned — a
+ * client that leaves early ends the answer, not the handler, which may still
+ * be writing to the database. Kept on globalThis, as the route bundles and the
+ * server's own share one count.
  */
 export const requestsInFlight = () => g.__coverdeskInFlight ?? 0;
 
-function countInFlight(res: http.ServerResponse) {
+/** Counts a request in flight; `hold(work)` keeps it counted until `work` settles too. */
+function countInFlight(res: http.ServerResponse): { hold: (work: unknown) => void } {
   g.__coverdeskInFlight = requestsInFlight() + 1;
-  let counted = true;
+  let pending = 1; // the answer
+  const settle = () => {
+    if (--pending === 0) g.__coverdeskInFlight = requestsInFlight() - 1;
+  };
+  let answered = false;
   const done = () => {
-    if (!counted) return;
-    counted = false;
-    g.__coverdeskInFlight = requestsInFlight() - 1;
+    if (answered) return;
+    answered = true;
+    settle();
   };
   res.once("finish", done);
   res.once("close", done);
+  return {
+    hold(work) {
+      if (!work || typeof (work as PromiseLike<unknown>).then !== "function") return;
+      pending++;
+      (work as PromiseLike<unknown>).then(settle, settle);
+    },
+  };
 }
 
 /**
@@ -411,7 +428,7 @@ export function installHttpGuard(): void {
     }
     if (event === "request") {
       const [req, res] = args as unknown as [http.IncomingMessage, http.ServerResponse];
-      countInFlight(res);
+      const flight = countInFlight(res);
       const verdict = inspect(req.method ?? "GET", req.url ?? "/");
       if (verdict.kind === "refuse") {
         refuse(req, res, verdict);
@@ -421,9 +438,15 @@ export function installHttpGuard(): void {
       closeWhenBodyUnread(req, res);
       const api = g.__coverdeskApiHandler;
       if (api && req.url?.startsWith(API_V1)) {
-        void serveApi(api, req, res);
+        flight.hold(serveApi(api, req, res));
         return true;
       }
+      // Next's request listener is async: it returns once the route handler or the render is done. `emit`
+      // drops what listeners return, so they are called here and their promises held (a `once` wrapper
+      // from rawListeners removes itself and returns its listener's value).
+      const listeners = this.rawListeners("request") as ((...a: unknown[]) => unknown)[];
+      for (const listener of listeners) flight.hold(Reflect.apply(listener, this, args));
+      return listeners.length > 0;
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as typeof emit;
