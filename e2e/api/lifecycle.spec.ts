@@ -295,14 +295,14 @@ const bootstrap = (dataDir: string) => {
   return JSON.parse(run.stdout.trim()) as { organizationId: string; apiKey: string };
 };
 
-
 test("a second SIGTERM (the process group's, then the server's own) cuts no request in flight, on any route", async () => {
   test.setTimeout(300_000);
   const dataDir = withMigratedDatabase(tempDataDir());
   const { organizationId, apiKey } = bootstrap(dataDir);
   // `npm start` in a process group of its own, as systemd or a terminal runs it: a signal to the group reaches
   // npm and the server, and npm passes its own on, so the server gets SIGTERM twice.
-  const npm = startServer(dataDir, { npm: true, group: true, env: { AUTH_RATE_LIMIT: "false" } });
+  // A drain under the whole suite's load may take seconds: a generous timeout, so only a request cut early fails here.
+  const npm = startServer(dataDir, { npm: true, group: true, env: { AUTH_RATE_LIMIT: "false", SHUTDOWN_TIMEOUT_MS: "60000" } });
   let serverPid: number | undefined;
   try {
     await healthy();
@@ -368,7 +368,10 @@ test("a second SIGTERM (the process group's, then the server's own) cuts no requ
         .join("\n");
     // Read once the server has exited (or 20 s on): in production its log is written asynchronously, so a
     // line logged just before an answer can reach this process after the answer.
-    const exit = await Promise.race([npm.exited, new Promise<string>((r) => setTimeout(() => r("still running after 20 s"), 20_000))]);
+    const exit = await Promise.race([
+      npm.exited,
+      new Promise<string>((r) => setTimeout(() => r("still running after 20 s"), 20_000)),
+    ]);
     const failed = answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.body}`);
     expect(failed, `${summary.join(", ")}\n${errors()}`).toEqual([]);
 

@@ -138,6 +138,8 @@ const schema = z.object({
    */
   WRITE_CONCURRENCY: int(16, 1, 1_000),
   WRITE_QUEUE_MS: int(1_000, 10, 60_000),
+  /** How long a SIGTERM waits for the requests in flight and the job attempts under way before closing anyway (ms). */
+  SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
   /** How often each instance writes its metered API usage (ms); a crash loses at most this much. */
   METERING_FLUSH_MS: int(5_000, 50, 60_000),
   // UploadThing stores files when set (https://uploadthing.com → API keys); the local disk otherwise.

@@ -21,8 +21,6 @@ import { logger } from "@/server/logger";
 import { flushRateLimits } from "@/server/rest/rate-limit";
 import { startJobRunner } from "@/server/jobs/runner";
 
-const DRAIN_TIMEOUT_MS = 10_000;
-
 const g = globalThis as unknown as {
   __coverdeskLife?: { starting?: boolean; draining: boolean; stop?: (signal: string) => Promise<void> };
 };
@@ -34,7 +32,7 @@ export const isStarting = () => life.starting === true;
 async function drained(): Promise<void> {
   // Connections accepted just before the signal may not have sent their head yet.
   await new Promise((r) => setTimeout(r, 300));
-  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  const deadline = Date.now() + env.SHUTDOWN_TIMEOUT_MS;
   while (requestsInFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   if (requestsInFlight() > 0) logger.warn({ inFlight: requestsInFlight() }, "drain timeout: stopping with requests in flight");
 }
