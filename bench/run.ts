@@ -12,7 +12,7 @@
 //     statements) beside it; their output goes to bench/.out/, not the terminal;
 //  3. phases measured with autocannon (every request rotates over the keys),
 //     each after a warm-up: REST read on the reference and the product at 1
-//     and 50 connections, a payments page and the analytics overview of the
+//     and 50 connections, a payments page, an events page (unfiltered and by type) and the analytics overview of the
 //     organization with the history, event → first webhook delivery, claims
 //     POSTed at 10 connections; and the gzip first-load JS of every page from
 //     the build's manifests;
@@ -59,6 +59,7 @@ const { values: args } = parseArgs({
     payments: { type: "string" },
     events: { type: "string" },
     renewals: { type: "string" },
+    burst: { type: "string" },
     out: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
@@ -77,6 +78,7 @@ if (args.help) {
   --port <n>       the app's port (default 3600); the reference takes n+1, the webhook receiver n+2
   --orgs, --policies, --payments, --events <n>   override the shape
   --renewals <n>   due covers for the renewal job phase (default 10 000, 300 in --ci; 0 skips it)
+  --burst <n>      claims POSTed at once in the burst phase (default 400, 100 in --ci)
   --out <file>     where the results go (default: bench/results.json for a full run of the default shape,
                    bench/.out/results-ci.json with --ci, bench/.out/results-shaped.json with any shape flag)
 Environment: DATABASE_URL (its server; default postgres://postgres@127.0.0.1:5432), NEXT_DIST_DIR (default .next).
@@ -109,7 +111,7 @@ const SHAPE = {
   /** timed loads of each dashboard page in Chromium (after one warm-up) */
   pageLoads: CI ? 3 : 20,
   /** POST /claims sent at once (issue 23's burst): each 201, or 503 with Retry-After */
-  burst: CI ? 100 : 400,
+  burst: num(args.burst, CI ? 100 : 400),
 };
 const PORT = Number(args.port);
 const REF_PORT = PORT + 1;
@@ -119,7 +121,7 @@ const REF = `http://127.0.0.1:${REF_PORT}`;
 const RATE_LIMIT = 1_000_000; // requests per minute: far above what 2 cores can serve
 // The recorded full run (bench/results.json) is written only by a full run of the default shape: --ci and a
 // run with a shape flag write to bench/.out/ unless --out names the file.
-const SHAPED = [args.orgs, args.policies, args.payments, args.events, args.renewals, args.duration, args.warmup].some(
+const SHAPED = [args.orgs, args.policies, args.payments, args.events, args.renewals, args.burst, args.duration, args.warmup].some(
   (v) => v !== undefined,
 );
 const RESULTS = args.out
@@ -874,6 +876,13 @@ function targets(bundle: RouteSize[] | undefined): Target[] {
   });
   const pay = find("payments page, 1 conn");
   out.push({ name: "payments page p95 < 30 ms", value: pay ? `${pay.p95} ms` : "n/a", pass: pay ? pay.p95! < 30 : null });
+  for (const [label, phase] of [
+    ["events page", "events page, 1 conn"],
+    ["events by type", "events by type, 1 conn"],
+  ] as const) {
+    const ev = find(phase);
+    out.push({ name: `${label} p95 < 30 ms`, value: ev ? `${ev.p95} ms` : "n/a", pass: ev ? ev.p95! < 30 : null });
+  }
   const renewals = phases.find((p) => p.name.startsWith("renewal job") && !p.failed);
   if (SHAPE.renewals > 0)
     out.push({
@@ -1051,6 +1060,12 @@ async function main(): Promise<number> {
   await runPhase("payments page GET /api/v1/payments?limit=20 (the organization with the history)", () =>
     singleOrgLatency("payments page, 1 conn", "/api/v1/payments?limit=20", history),
   );
+  await runPhase("events page GET /api/v1/events?limit=20 (the organization with the history)", () =>
+    singleOrgLatency("events page, 1 conn", "/api/v1/events?limit=20", history),
+  );
+  await runPhase("events page by type GET /api/v1/events?type=claim.updated&limit=20", () =>
+    singleOrgLatency("events by type, 1 conn", "/api/v1/events?type=claim.updated&limit=20", history),
+  );
   await runPhase("analytics overview GET /api/v1/business/analytics/overview", () =>
     singleOrgLatency("analytics overview, 1 conn", "/api/v1/business/analytics/overview", history),
   );
@@ -1106,7 +1121,8 @@ async function main(): Promise<number> {
       appWorkers: Number(process.env.WEB_CONCURRENCY) || Math.min(os.availableParallelism(), 8),
       distDir: DIST_DIR,
       redis: args.redis,
-      buildId: fs.readFileSync(buildId, "utf8").trim() },
+      buildId: fs.readFileSync(buildId, "utf8").trim(),
+    },
     seed: rows,
     phases,
     targets: tgts,

@@ -282,6 +282,21 @@ export async function seedHistory(client: pg.Client, opts: HistoryOptions): Prom
       ),
     );
 
+    // The events API's last 30 days (GET /events): as many events as payments, all already fanned out (the job runner
+    // has nothing to do with them), of the public types and a few internal ones the API must skip.
+    await step(log, `${PAYMENTS.toLocaleString("en")} events over the last 30 days (GET /events)`, () =>
+      q(
+        `INSERT INTO event (id, "organizationId", type, data, subject, "createdAt", "dispatchedAt")
+         SELECT 'evt_bench_' || $2::text || '_' || g, $1, t.type,
+           jsonb_build_object('reference', 'bench_ref_' || g, 'amount', 1000 + g % 500000, 'currency', 'NGN'),
+           'bench_ref_' || g, created, created
+         FROM (SELECT g, ${NOW} - interval '1 minute' - random() * interval '29 days' AS created FROM generate_series(1, $3::int) g) s
+         CROSS JOIN LATERAL (SELECT (ARRAY['payment.completed','payment.completed','policy.purchased','policy.renewed',
+           'payment.failed','claim.submitted','claim.updated','coverage.expired','withdrawal.paid'])[1 + g % 9] AS type) t`,
+        [org, opts.n, PAYMENTS],
+      ),
+    );
+
     await step(log, `${CLAIMS.toLocaleString("en")} claims in every status`, () =>
       q(
         `INSERT INTO claim (id, "organizationId", "policyId", type, description, "amountMinor", currency, status, "createdAt", "updatedAt")
