@@ -10,7 +10,8 @@
 // (CRASH_AFTER_RENEWAL_CHARGE_FOR_TESTS, src/server/renewals/job.ts), the
 // restarted app charges the same reference again once the lease ran out and
 // settles it once — one renewal payment, one credit.
-// Each test starts its own copy of the built app (NEXT_DIST_DIR), with the
+// With DATABASE_URL set, the embedded variant stops after the claim (see the
+// test). Each test starts its own copy of the built app (NEXT_DIST_DIR), with the
 // tests-only hook CRASH_AFTER_COMMIT_FOR_TESTS=<key,key…> (see
 // src/server/operations/pipeline.ts), on the embedded database and — when
 // DATABASE_URL is set — on PostgreSQL, in a database of the test's own: its
@@ -141,7 +142,12 @@ const databases = [
 ];
 
 for (const database of databases) {
-  test(`${database.name}: killed between the commit and the answer, the retry replays the one claim, refund and cancellation; a renewal killed after its charge is settled once`, async () => {
+  /** Everything, or the claim alone (the embedded database beside PostgreSQL: see below). */
+  const full = !!database.url || !process.env.DATABASE_URL;
+  const proves = full
+    ? "the one claim, refund and cancellation; a renewal killed after its charge is settled once"
+    : "the one claim (a commit outlives kill -9)";
+  test(`${database.name}: killed between the commit and the answer, the retry replays ${proves}`, async () => {
     test.setTimeout(240_000);
     // Embedded: a migrated database to start from (on PostgreSQL the directory holds the stored files only).
     const dataDir = database.url ? tempDataDir() : withMigratedDatabase(tempDataDir());
@@ -226,6 +232,11 @@ for (const database of databases) {
       expect(again.status).toBe(201);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(((await again.json()) as { id: string }).id).toBe(replayed.id);
+
+      // Beside PostgreSQL, the embedded database proves the one thing of its own — a commit outlives kill -9 —
+      // with the claim above; the money-back and renewal halves run on PostgreSQL (their logic is the same
+      // code on both, and each embedded restart costs seconds). Without DATABASE_URL they run here.
+      if (!full) return;
 
       // Money back. Two sales through the checkout (the second keeps the balance above what goes back)…
       const sell = async (email: string) => {
