@@ -3,8 +3,14 @@
 //
 // One Node process answers requests on one core. On PostgreSQL this starts
 // WEB_CONCURRENCY copies of `next start` (default: the machine's cores, at
-// most 8) under Node's cluster module: they share the port (the primary
-// accepts each connection and hands it to the next worker in turn), and they
+// most 8) under Node's cluster module: they share the port and each accepts
+// connections itself (SCHED_NONE: the kernel wakes a waiting worker, so an
+// idle one takes the next connection). Node's default on Linux, round robin,
+// has the primary accept every connection and hand it over IPC to one worker
+// at a time, waiting for that worker's event loop to take it: under a burst of
+// new connections the busy workers took them ~65 a second (400 claims at once:
+// p99 7.4 s, every one admitted late; with SCHED_NONE 3.0 s, the excess shed
+// with 503 by the admission queue). NODE_CLUSTER_SCHED_POLICY=rr restores it. They
 // are instances like any other on the same database — the rate limits, the
 // key cache's 5 s, metering and the job runner's leases already hold across
 // instances. Only the first worker runs the job runner (WORKER as set, else
@@ -35,7 +41,15 @@ process.env.NEXT_MANUAL_SIG_HANDLE = "true";
 /** A line in the app's log format (pino's JSON), from the primary. */
 function log(level, msg, fields = {}) {
   const levels = { info: 30, warn: 40, error: 50 };
-  const line = JSON.stringify({ level: levels[level], time: Date.now(), pid: process.pid, service: "coverdesk", role: "primary", ...fields, msg });
+  const line = JSON.stringify({
+    level: levels[level],
+    time: Date.now(),
+    pid: process.pid,
+    service: "coverdesk",
+    role: "primary",
+    ...fields,
+    msg,
+  });
   (level === "info" ? process.stdout : process.stderr).write(`${line}\n`);
 }
 
@@ -74,6 +88,8 @@ function runPrimary(count) {
   let stopping = false;
   let exitCode = 0;
 
+  // See the top: the workers accept their own connections, unless the operator chose otherwise.
+  if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: NEXT_BIN, args: nextArgs });
 
   const fork = (index) => {
@@ -96,10 +112,11 @@ function runPrimary(count) {
     stopping = true;
     log("info", "shutting down the workers", { signal, workers: workers.size });
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
-    // Each worker drains within its own timeout (10 s); one that does not end by then is ended.
+    // Each worker drains within its own timeout (SHUTDOWN_TIMEOUT_MS, 10 s); one that has not ended 20 s after that is ended.
+    const drainMs = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 10_000;
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
-    }, 30_000).unref();
+    }, drainMs + 20_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
