@@ -195,6 +195,7 @@ const ANALYTICS_TRIGGERS = [
   ["ledger_transaction", "ledger_analytics"],
   ["ledger_transaction", "ledger_daily"],
   ["coverage", "coverage_analytics"],
+  ["coverage", "coverage_valid_daily"],
   ["claim", "claim_analytics"],
 ] as const;
 
@@ -339,7 +340,7 @@ export async function seedHistory(client: pg.Client, opts: HistoryOptions): Prom
       ),
     );
 
-    await step(log, "daily_stats, policy_daily_stats and ledger_daily", async () => {
+    await step(log, "daily_stats, policy_daily_stats, ledger_daily and coverage_valid_daily", async () => {
       await q(
         `INSERT INTO "daily_stats" ("organizationId", day, "paymentsCreated", "paymentsSucceeded", "paymentsFailed", "grossMinor",
            "feesMinor", "withdrawnMinor", "reversedMinor", purchases, renewals, "claimsFiled", "claimedMinor")
@@ -354,6 +355,13 @@ export async function seedHistory(client: pg.Client, opts: HistoryOptions): Prom
          SELECT "organizationId", "policyId", day, sum("paymentsCreated"), sum("paymentsSucceeded"), sum("paymentsFailed"),
            sum("grossMinor"), sum("feesMinor"), sum(purchases), sum(renewals), sum("claimsFiled"), sum("claimedMinor")
          FROM "analytics_source" WHERE "organizationId" = $1 AND "policyId" IS NOT NULL GROUP BY "organizationId", "policyId", day`,
+        [org],
+      );
+      // The valid coverages by the day their cover ends, as the coverage_valid_daily migration fills them.
+      await q(
+        `INSERT INTO coverage_valid_daily ("organizationId", day, coverages)
+         SELECT "organizationId", coverage_valid_until("cancelledAt", "endsAt", "graceEndsAt"), count(*)::int
+         FROM coverage WHERE "organizationId" = $1 AND "cancelledAt" IS NULL GROUP BY 1, 2`,
         [org],
       );
       // The ledger's day sums, as the ledger_daily migration fills them.

@@ -7,9 +7,9 @@ import { formatMinor } from "@/lib/money";
 import { accountOf, assertCan, isLive, type Actor } from "@/server/actor";
 import { toClaim } from "@/server/claims/service";
 import { displayMoney } from "@/lib/money";
+import { countValidCoverages } from "@/server/coverages/active-count";
 import { db } from "@/server/db/client";
 import { lossRatio } from "./loss-ratio";
-import { validAt } from "@/server/coverages/status";
 import { dayEnd, dayStart, MAX_SERIES_DAYS } from "@/lib/schemas/earnings";
 import { AppError } from "@/server/errors";
 import { pageArgs, toPage, type Page, type PageQuery } from "@/server/pagination";
@@ -121,7 +121,7 @@ export async function getAnalyticsOverview(actor: Actor, now = new Date()): Prom
     currencyOf(orgId),
     db.policy.count({ where: { organizationId: orgId } }),
     db.policy.count({ where: { organizationId: orgId, isActive: true } }),
-    db.coverage.count({ where: { organizationId: orgId, ...validAt(now) } }),
+    countValidCoverages(orgId, now),
     db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true } }),
     db.$queryRaw<{ gross: bigint; gross30: bigint; created: bigint; succeeded: bigint; failed: bigint }[]>`
       SELECT
@@ -294,15 +294,19 @@ interface PolicyTotals {
 
 /** The policies with the highest gross over the days, with their names (one query). */
 function topPolicies(organizationId: string, range: Pick<ResolvedRange, "from" | "to">, limit: number) {
+  // Summed per policy first (a hash over the range's rows), then named: grouping by the joined name sorted
+  // every row of the range (44 000 at 2 000 policies × 30 days, spilled to disk): 245 ms → 34 ms.
   return db.$queryRaw<PolicyTotals[]>`
-    SELECT s."policyId", p.name, sum(s."grossMinor")::bigint AS gross, sum(s."feesMinor")::bigint AS fees,
-      sum(s."paymentsSucceeded")::bigint AS payments
-    FROM policy_daily_stats s
-    JOIN policy p ON p.id = s."policyId" AND p."organizationId" = s."organizationId"
-    WHERE s."organizationId" = ${organizationId} AND s.day >= ${range.from}::date AND s.day <= ${range.to}::date
-    GROUP BY s."policyId", p.name
-    HAVING sum(s."grossMinor") <> 0 OR sum(s."paymentsSucceeded") <> 0
-    ORDER BY gross DESC, payments DESC, p.name, s."policyId"
+    WITH t AS (
+      SELECT "policyId", sum("grossMinor") AS gross, sum("feesMinor") AS fees, sum("paymentsSucceeded") AS payments
+      FROM policy_daily_stats
+      WHERE "organizationId" = ${organizationId} AND day >= ${range.from}::date AND day <= ${range.to}::date
+      GROUP BY "policyId"
+      HAVING sum("grossMinor") <> 0 OR sum("paymentsSucceeded") <> 0
+    )
+    SELECT t."policyId", p.name, t.gross::bigint AS gross, t.fees::bigint AS fees, t.payments::bigint AS payments
+    FROM t JOIN policy p ON p.id = t."policyId" AND p."organizationId" = ${organizationId}
+    ORDER BY t.gross DESC, t.payments DESC, p.name, t."policyId"
     LIMIT ${limit}`;
 }
 
@@ -369,7 +373,7 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
         coalesce(sum("grossMinor"), 0)::bigint AS gross,
         coalesce(sum("grossMinor" - "feesMinor" - "withdrawnMinor" + "reversedMinor"), 0)::bigint AS balance
       FROM daily_stats WHERE "organizationId" = ${orgId}`,
-    db.coverage.count({ where: { organizationId: orgId, ...validAt(now) } }),
+    countValidCoverages(orgId, now),
     db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true }, _sum: { amountMinor: true } }),
     topPolicies(orgId, range, TOP_POLICIES_DASHBOARD),
     db.payment.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),

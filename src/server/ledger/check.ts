@@ -8,8 +8,6 @@ import { db, type Tx } from "@/server/db/client";
 import { earningsTotals } from "@/server/earnings/service";
 import { baseReference } from "@/server/payouts/references";
 
-
-
 export interface LedgerProblem {
   organizationId: string;
   message: string;
@@ -41,6 +39,7 @@ export async function organizationsToCheck(): Promise<string[]> {
     UNION SELECT "organizationId" AS id FROM withdrawal
     UNION SELECT "organizationId" AS id FROM daily_stats
     UNION SELECT "organizationId" AS id FROM ledger_daily
+    UNION SELECT "organizationId" AS id FROM coverage_valid_daily
     ORDER BY id`;
   return rows.map((r) => r.id);
 }
@@ -125,6 +124,7 @@ async function checkOrganization(tx: Tx, organizationId: string): Promise<string
   problems.push(...(await checkMoneyBack(tx, organizationId, entries, currency)));
   problems.push(...(await checkRollups(tx, organizationId, currency)));
   problems.push(...(await checkLedgerDaily(tx, organizationId, currency)));
+  problems.push(...(await checkCoverageValidDaily(tx, organizationId)));
   return problems;
 }
 
@@ -180,9 +180,7 @@ async function checkMoneyBack(tx: Tx, organizationId: string, entries: Entry[], 
   }
   for (const p of refundedPayments) {
     if (BigInt(p.refunded) !== BigInt(p.counted)) {
-      problems.push(
-        `payment ${p.id}: refunded ${minorUnits(BigInt(p.refunded))} ≠ its refunds ${minorUnits(BigInt(p.counted))}`,
-      );
+      problems.push(`payment ${p.id}: refunded ${minorUnits(BigInt(p.refunded))} ≠ its refunds ${minorUnits(BigInt(p.counted))}`);
     }
   }
   return problems;
@@ -250,5 +248,25 @@ async function checkLedgerDaily(tx: Tx, organizationId: string, currency: string
   return rows.map(
     (r) =>
       `ledger_daily ${r.day} ${r.type}: ${minorUnits(r.rollup)} in ${r.rollupCount ?? 0} entries ≠ the entries' ${minorUnits(r.sum)} in ${r.count ?? 0}`,
+  );
+}
+
+/**
+ * (f) The valid coverages by the day their cover ends (coverage_valid_daily, what the active counts read)
+ * against the coverages themselves, day by day: the first few that differ.
+ */
+async function checkCoverageValidDaily(tx: Tx, organizationId: string): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ day: string; rollup: number | null; count: number | null }[]>`
+    SELECT coalesce(r.day, c.day)::text AS day, r.coverages AS rollup, c.count
+    FROM (SELECT day, coverages FROM coverage_valid_daily WHERE "organizationId" = ${organizationId} AND coverages <> 0) r
+    FULL JOIN (
+      SELECT greatest("endsAt", coalesce("graceEndsAt", "endsAt"))::date AS day, count(*)::int AS count
+      FROM coverage WHERE "organizationId" = ${organizationId} AND "cancelledAt" IS NULL GROUP BY 1
+    ) c ON r.day = c.day
+    WHERE r.coverages IS DISTINCT FROM c.count
+    ORDER BY 1
+    LIMIT 5`;
+  return rows.map(
+    (r) => `coverage_valid_daily ${r.day}: ${r.rollup ?? 0} coverages ≠ the ${r.count ?? 0} whose cover ends that day`,
   );
 }
