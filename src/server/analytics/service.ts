@@ -362,9 +362,10 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
   const range = resolveRange(query, now);
   // The same number of days, ending the day before `from`.
   const previous = { from: addDays(range.from, -range.days), to: addDays(range.from, -1) };
-  const [currency, [t], activeCoverages, claims, top, payments, recentClaims, kyb, bank, key, moneyBack, losses] = await Promise.all([
-    currencyOf(orgId),
-    db.$queryRaw<{ current: bigint; sold: bigint; previous: bigint; previousSold: bigint; gross: bigint; balance: bigint }[]>`
+  const [currency, [t], activeCoverages, claims, top, payments, recentClaims, kyb, bank, key, moneyBack, losses] =
+    await Promise.all([
+      currencyOf(orgId),
+      db.$queryRaw<{ current: bigint; sold: bigint; previous: bigint; previousSold: bigint; gross: bigint; balance: bigint }[]>`
       SELECT
         coalesce(sum("grossMinor") FILTER (WHERE day >= ${range.from}::date AND day <= ${range.to}::date), 0)::bigint AS current,
         coalesce(sum("paymentsSucceeded") FILTER (WHERE day >= ${range.from}::date AND day <= ${range.to}::date), 0)::bigint AS sold,
@@ -373,25 +374,25 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
         coalesce(sum("grossMinor"), 0)::bigint AS gross,
         coalesce(sum("grossMinor" - "feesMinor" - "withdrawnMinor" + "reversedMinor"), 0)::bigint AS balance
       FROM daily_stats WHERE "organizationId" = ${orgId}`,
-    countValidCoverages(orgId, now),
-    db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true }, _sum: { amountMinor: true } }),
-    topPolicies(orgId, range, TOP_POLICIES_DASHBOARD),
-    db.payment.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),
-    db.claim.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),
-    db.kyb.findUnique({ where: { organizationId: orgId }, select: { status: true } }),
-    db.bankAccount.findFirst({ where: { organizationId: orgId, status: "verified", deletedAt: null }, select: { id: true } }),
-    // Keys belong to the live organization in both modes; the to-do asks for one of the mode on screen.
-    db.apiKey.findFirst({
-      where: { organizationId: accountOf(actor), mode: isLive(actor) ? "live" : "test", status: "active" },
-      select: { id: true },
-    }),
-    // Refunds and claim payouts are not in the rollups: their entries, summed (index organizationId, type).
-    db.ledgerTransaction.aggregate({
-      where: { organizationId: orgId, type: { in: ["refund", "refund_reversal", "claim_payout", "claim_payout_reversal"] } },
-      _sum: { amountMinor: true },
-    }),
-    lossRatio({ organizationId: orgId }, range),
-  ]);
+      countValidCoverages(orgId, now),
+      db.claim.groupBy({ by: ["status"], where: { organizationId: orgId }, _count: { _all: true }, _sum: { amountMinor: true } }),
+      topPolicies(orgId, range, TOP_POLICIES_DASHBOARD),
+      db.payment.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),
+      db.claim.findMany({ where: { organizationId: orgId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT }),
+      db.kyb.findUnique({ where: { organizationId: orgId }, select: { status: true } }),
+      db.bankAccount.findFirst({ where: { organizationId: orgId, status: "verified", deletedAt: null }, select: { id: true } }),
+      // Keys belong to the live organization in both modes; the to-do asks for one of the mode on screen.
+      db.apiKey.findFirst({
+        where: { organizationId: accountOf(actor), mode: isLive(actor) ? "live" : "test", status: "active" },
+        select: { id: true },
+      }),
+      // Refunds and claim payouts are not in the rollups: their entries, summed (index organizationId, type).
+      db.ledgerTransaction.aggregate({
+        where: { organizationId: orgId, type: { in: ["refund", "refund_reversal", "claim_payout", "claim_payout_reversal"] } },
+        _sum: { amountMinor: true },
+      }),
+      lossRatio({ organizationId: orgId }, range),
+    ]);
   const current = BigInt(t?.current ?? 0n);
   const before = BigInt(t?.previous ?? 0n);
   const claimsOf = (s: string) => claims.find((c) => c.status === s);
@@ -399,7 +400,11 @@ export async function getDashboardStats(actor: Actor, query: RangeQuery, now = n
     currency,
     from: range.from,
     to: range.to,
-    revenue: { current: formatMinor(current, currency), previous: formatMinor(before, currency), change: ratio(current - before, before) },
+    revenue: {
+      current: formatMinor(current, currency),
+      previous: formatMinor(before, currency),
+      change: ratio(current - before, before),
+    },
     policiesSold: { current: Number(t?.sold ?? 0n), previous: Number(t?.previousSold ?? 0n) },
     activeCoverages,
     openClaims: (claimsOf("submitted")?._count._all ?? 0) + (claimsOf("under_review")?._count._all ?? 0),
