@@ -2,7 +2,7 @@
 // the list, its totals and its CSV, so the three always count the same rows.
 // A payment's page: its timeline, money, customer, the coverage it created or
 // renewed, and the events it caused with their webhook deliveries.
-import type { Prisma } from "@/generated/prisma/client";
+import { Prisma } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
 import { toCoverage } from "@/server/coverages/service";
@@ -13,7 +13,6 @@ import { literal } from "@/server/like";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { toPayment } from "./dto";
 import type { PaymentDetail, PaymentFilters, PaymentRow, PaymentTotals, SearchPaymentsQuery } from "@/lib/schemas/payments";
-
 
 /** The rows the filters match, in the actor's organization. */
 export function paymentWhere(organizationId: string, f: PaymentFilters): Prisma.PaymentWhereInput {
@@ -61,26 +60,68 @@ export async function searchPayments(actor: Actor, query: SearchPaymentsQuery): 
   return toPage(rows, query, toPaymentRow);
 }
 
+/**
+ * The totals line. With no filter, or the policy alone, it is read from the day rollups (daily_stats,
+ * policy_daily_stats: every payment created, settled and failed, and the ledger's payment and fee rows,
+ * which settlement writes once per successful payment, kept at each commit and proven equal to the rows by
+ * ledger:check): flat at any number of payments (a group-by over 1 M payments took ~250 ms of each
+ * Payments page). Any other filter counts the rows it matches.
+ */
 export async function paymentTotals(actor: Actor, filters: PaymentFilters): Promise<PaymentTotals> {
   assertCan(actor, "read");
-  const where = paymentWhere(actor.organizationId, filters);
-  const [org, groups] = await Promise.all([
-    db.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { currency: true } }),
-    db.payment.groupBy({ by: ["status"], where, _count: { _all: true }, _sum: { amountMinor: true, feeMinor: true } }),
+  const organizationId = actor.organizationId;
+  const rolledUp = !filters.status && !filters.paymentLinkId && !filters.from && !filters.to && !filters.q?.trim();
+  const [org, sums] = await Promise.all([
+    db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { currency: true } }),
+    rolledUp ? rollupTotals(organizationId, filters.policyId) : rowTotals(paymentWhere(organizationId, filters)),
   ]);
-  const of = (status: string) => groups.find((g) => g.status === status);
-  const success = of("success");
-  const gross = success?._sum.amountMinor ?? 0n;
-  const fees = success?._sum.feeMinor ?? 0n;
   return {
     currency: org.currency,
+    count: sums.count,
+    succeeded: sums.succeeded,
+    failed: sums.failed,
+    pending: sums.count - sums.succeeded - sums.failed,
+    gross: formatMinor(sums.gross, org.currency),
+    fees: formatMinor(sums.fees, org.currency),
+    net: formatMinor(sums.gross - sums.fees, org.currency),
+  };
+}
+
+type Sums = { count: number; succeeded: number; failed: number; gross: bigint; fees: bigint };
+
+async function rowTotals(where: Prisma.PaymentWhereInput): Promise<Sums> {
+  const groups = await db.payment.groupBy({
+    by: ["status"],
+    where,
+    _count: { _all: true },
+    _sum: { amountMinor: true, feeMinor: true },
+  });
+  const of = (status: string) => groups.find((g) => g.status === status);
+  const success = of("success");
+  return {
     count: groups.reduce((n, g) => n + g._count._all, 0),
     succeeded: success?._count._all ?? 0,
     failed: of("failed")?._count._all ?? 0,
-    pending: of("pending")?._count._all ?? 0,
-    gross: formatMinor(gross, org.currency),
-    fees: formatMinor(fees, org.currency),
-    net: formatMinor(gross - fees, org.currency),
+    gross: success?._sum.amountMinor ?? 0n,
+    fees: success?._sum.feeMinor ?? 0n,
+  };
+}
+
+async function rollupTotals(organizationId: string, policyId: string | undefined): Promise<Sums> {
+  const sums = Prisma.sql`coalesce(sum("paymentsCreated"), 0)::bigint AS count, coalesce(sum("paymentsSucceeded"), 0)::bigint AS succeeded,
+    coalesce(sum("paymentsFailed"), 0)::bigint AS failed, coalesce(sum("grossMinor"), 0)::bigint AS gross,
+    coalesce(sum("feesMinor"), 0)::bigint AS fees`;
+  const [row] = await db.$queryRaw<{ count: bigint; succeeded: bigint; failed: bigint; gross: bigint; fees: bigint }[]>(
+    policyId
+      ? Prisma.sql`SELECT ${sums} FROM policy_daily_stats WHERE "organizationId" = ${organizationId} AND "policyId" = ${policyId}`
+      : Prisma.sql`SELECT ${sums} FROM daily_stats WHERE "organizationId" = ${organizationId}`,
+  );
+  return {
+    count: Number(row?.count ?? 0n),
+    succeeded: Number(row?.succeeded ?? 0n),
+    failed: Number(row?.failed ?? 0n),
+    gross: row?.gross ?? 0n,
+    fees: row?.fees ?? 0n,
   };
 }
 
