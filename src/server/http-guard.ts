@@ -257,7 +257,11 @@ function countInFlight(res: http.ServerResponse): { hold: (work: unknown) => voi
     hold(work) {
       if (!work || typeof (work as PromiseLike<unknown>).then !== "function") return;
       pending++;
-      (work as PromiseLike<unknown>).then(settle, settle);
+      // A rejection stays unhandled, as it was before the guard held it (the process's handler reports it).
+      void (work as PromiseLike<unknown>).then(settle, (err: unknown) => {
+        settle();
+        throw err;
+      });
     },
   };
 }
