@@ -231,25 +231,27 @@ async function timeCodeRequests(organizationId: string, write: Awaited<ReturnTyp
     floorWithCoverMs: +floor(withCover).toFixed(2),
     floorWithoutMs: +floor(without).toFixed(2),
   };
-  return { insured, strangers, summary, floorDifference: floor(withCover) - floor(without) };
+  return { insured, strangers, summary };
 }
 
-// Why the floors and not the medians: on a 2-core machine running the rest of the suite, a request's median
-// moves by 10 ms or more between runs of the same code (scheduling, the worker's passes, other specs), in
-// either direction; the fastest tenth of each kind is what the request's own work costs (the old code's extra
-// transaction and mail showed as 6–17 ms there). That the same statements run either way is asserted exactly
-// in src/server/portal/portal.test.ts; one repeat absorbs a round spoilt by a burst of load.
+// Judged on the median of the pairs' differences: each pair's two requests go out back to back on one
+// connection, so whatever load the machine has lands on both, and the median of 40 differences ignores the
+// pairs a burst spoilt. The medians of each kind move by 10 ms or more between runs of the same code, and
+// so do the floors (the fastest tenth: a CI run had floors 4.8 ms apart while the pairs' median was 0.7 ms);
+// the old code's extra transaction and mail (6–17 ms at the floor) ran in every insured request, so it
+// shows in every pair's difference. That the same
+// statements run either way is asserted exactly in src/server/portal/portal.test.ts; up to two repeats
+// absorb a round spoilt by a burst of load.
 test("asking for a code takes as long for an email with cover as for one without (40 interleaved pairs, < 2 ms apart)", async () => {
   test.setTimeout(180_000);
   const { organizationId, write } = await tenantWithClients();
   let round = await timeCodeRequests(organizationId, write);
   test.info().annotations.push({ type: "portal code timing", description: JSON.stringify(round.summary) });
-  // A floor is a minimum, moved by any noise of the specs running beside this one: up to two more rounds.
-  for (let again = 1; again <= 2 && Math.abs(round.floorDifference) >= 2; again++) {
+  for (let again = 1; again <= 2 && Math.abs(round.summary.medianPairDifferenceMs) >= 2; again++) {
     round = await timeCodeRequests(organizationId, write);
     test.info().annotations.push({ type: `portal code timing (repeat ${again})`, description: JSON.stringify(round.summary) });
   }
-  expect(Math.abs(round.floorDifference), JSON.stringify(round.summary)).toBeLessThan(2);
+  expect(Math.abs(round.summary.medianPairDifferenceMs), JSON.stringify(round.summary)).toBeLessThan(2);
 
   // And the mail is still only for the insured: the worker sends their code, the others get nothing.
   await waitForMailbox(round.insured.at(-1)!, (m) => m.some((x) => /sign-in code/.test(x.subject)), "a sign-in code");

@@ -30,17 +30,18 @@ export async function nextStep(): Promise<void> {
   await new Promise((r) => setTimeout(r, PERIOD_MS - (Date.now() % PERIOD_MS) + 200));
 }
 
-/** Turns two-factor on for an account over HTTP (enable, then a code of the current step): its key and backup codes. */
+/** Turns two-factor on for an account over HTTP (enable, then a code of the current step): its key, backup codes and when that code was made (`at`: its step is used). */
 export async function enrolTwoFactor(account: {
   session: import("@playwright/test").APIRequestContext;
   password: string;
-}): Promise<{ key: string; backupCodes: string[] }> {
+}): Promise<{ key: string; backupCodes: string[]; at: number }> {
   const res = await account.session.post("/api/auth/two-factor/enable", { data: { password: account.password } });
   if (res.status() !== 200) throw new Error(`two-factor enable: ${res.status()} ${await res.text()}`);
   const body = (await res.json()) as { totpURI: string; backupCodes: string[] };
   const key = keyOfUri(body.totpURI);
   await awayFromStepEnd();
-  const verified = await account.session.post("/api/auth/two-factor/verify-totp", { data: { code: await totpCode(key, 0) } });
+  const at = Date.now();
+  const verified = await account.session.post("/api/auth/two-factor/verify-totp", { data: { code: await totpCode(key, 0, at) } });
   if (verified.status() !== 200) throw new Error(`two-factor verify: ${verified.status()} ${await verified.text()}`);
-  return { key, backupCodes: body.backupCodes };
+  return { key, backupCodes: body.backupCodes, at };
 }
