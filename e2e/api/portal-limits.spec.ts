@@ -89,6 +89,22 @@ const forged = (i: number): Record<string, string> => ({
   "X-Real-IP": `192.0.2.${i + 1}`,
 });
 
+/**
+ * The portal's limits count in fixed 15-minute windows: a run that straddles a window's end starts the
+ * count again halfway (two CI runs did, at 00:30:00 and 12:45:00). A run that failed while the window
+ * turned is run once more (from new addresses: `run` makes its own); any other failure stands.
+ */
+async function withinOneWindow(run: () => Promise<void>) {
+  const windowOf = () => Math.floor(Date.now() / (15 * 60_000));
+  const window = windowOf();
+  try {
+    await run();
+  } catch (err) {
+    if (windowOf() === window) throw err;
+    await run();
+  }
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -101,18 +117,20 @@ test("code requests are limited per TCP peer (30 per 15 min): the old header and
   const ask = (source: string, headers: Record<string, string> = {}) =>
     send(source, "POST", codePath, json({ email: `asker-${unique()}@example.test` }, headers));
 
-  const client = loopback();
-  // The first 30 from this address, without any address header: accepted.
-  for (let i = 0; i < 30; i++) expect((await ask(client)).status, `request ${i + 1}`).toBe(202);
-  const over = await ask(client);
-  expect(over.status).toBe(429);
-  expect(JSON.parse(over.body)).toMatchObject({ code: "rate_limited" });
-  expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
-  // Saying to be someone else, in any header, is still this client.
-  for (let i = 0; i < 4; i++) expect((await ask(client, forged(i))).status).toBe(429);
-  expect((await ask(client, { "X-Coverdesk-Client-Ip": "203.0.113.77" })).status).toBe(429);
-  // Another peer is another client, whatever it claims.
-  expect((await ask(loopback(), forged(0))).status).toBe(202);
+  await withinOneWindow(async () => {
+    const client = loopback();
+    // The first 30 from this address, without any address header: accepted.
+    for (let i = 0; i < 30; i++) expect((await ask(client)).status, `request ${i + 1}`).toBe(202);
+    const over = await ask(client);
+    expect(over.status).toBe(429);
+    expect(JSON.parse(over.body)).toMatchObject({ code: "rate_limited" });
+    expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+    // Saying to be someone else, in any header, is still this client.
+    for (let i = 0; i < 4; i++) expect((await ask(client, forged(i))).status).toBe(429);
+    expect((await ask(client, { "X-Coverdesk-Client-Ip": "203.0.113.77" })).status).toBe(429);
+    // Another peer is another client, whatever it claims.
+    expect((await ask(loopback(), forged(0))).status).toBe(202);
+  });
 });
 
 test("portal sign-ins are limited per TCP peer (60 per 15 min): the old header and forwarded headers change nothing", async () => {
@@ -121,11 +139,13 @@ test("portal sign-ins are limited per TCP peer (60 per 15 min): the old header a
   const signIn = (source: string, headers: Record<string, string> = {}) =>
     send(source, "POST", sessionPath, json({ email: `guesser-${unique()}@example.test`, code: "123456" }, headers));
 
-  const client = loopback();
-  for (let i = 0; i < 60; i++) expect((await signIn(client)).status, `sign-in ${i + 1}`).toBe(422);
-  expect((await signIn(client)).status).toBe(429);
-  for (let i = 0; i < 4; i++) expect((await signIn(client, forged(i))).status).toBe(429);
-  expect((await signIn(loopback(), forged(0))).status).toBe(422);
+  await withinOneWindow(async () => {
+    const client = loopback();
+    for (let i = 0; i < 60; i++) expect((await signIn(client)).status, `sign-in ${i + 1}`).toBe(422);
+    expect((await signIn(client)).status).toBe(429);
+    for (let i = 0; i < 4; i++) expect((await signIn(client, forged(i))).status).toBe(429);
+    expect((await signIn(loopback(), forged(0))).status).toBe(422);
+  });
 });
 
 test("a malformed portal cookie is no cookie: every portal API route answers as signed out, never 500", async () => {
