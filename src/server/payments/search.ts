@@ -1,5 +1,7 @@
 // The dashboard's Payments: one `where` built from the page's filters serves
-// the list, its totals and its CSV, so the three always count the same rows.
+// the list, its totals and its CSV, so the three count the same rows (the
+// totals of all payments, or of one policy's, come from the day rollups,
+// which ledger:check and search.test.ts hold equal to those rows).
 // A payment's page: its timeline, money, customer, the coverage it created or
 // renewed, and the events it caused with their webhook deliveries.
 import { Prisma } from "@/generated/prisma/client";
