@@ -148,6 +148,15 @@ describe("submitClaim", () => {
     for (const [label, extra, expected] of cases) {
       const claim = await submitClaim(actor, claimInput(policy.id, extra));
       expect(claim.coverageId, label).toBe(expected);
+      // The coverage is found inside the one statement that writes the claim: the stored row, the event's
+      // data and the audit entry say the same as the answer.
+      const stored = await db.claim.findUniqueOrThrow({ where: { id: claim.id } });
+      expect(stored.coverageId, label).toBe(expected);
+      expect({ ...claim, createdAt: stored.createdAt.toISOString(), updatedAt: stored.updatedAt.toISOString() }).toEqual(claim);
+      const event = await db.event.findFirstOrThrow({ where: { subject: claim.id, type: "claim.submitted" } });
+      expect(event.data, label).toEqual({ ...claim, attachments: [] });
+      const entry = await db.auditLog.findFirstOrThrow({ where: { resourceId: claim.id, action: "claim.created" } });
+      expect((entry.details as { coverageId: string | null }).coverageId, label).toBe(expected);
     }
     expect((await submitClaim(actor, claimInput(other.id, { email: "bola@example.test" }))).coverageId).toBe(otherCoverage.id);
   });

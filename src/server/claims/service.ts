@@ -1,24 +1,19 @@
-import type { Claim as ClaimRow, Prisma } from "@/generated/prisma/client";
+import { createId } from "@paralleldrive/cuid2";
+import { Prisma, type Claim as ClaimRow, type StoredFile } from "@/generated/prisma/client";
 import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
-import { audit } from "@/server/audit/record";
+import { audit, currentAuditor } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
-import { recordEvent } from "@/server/events/record";
+import { newEventId, recordEvent } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { literal } from "@/server/like";
 import { findPolicy } from "@/server/policies/service";
 import { toCoverage } from "@/server/coverages/service";
 import type { UploadedFile } from "@/server/files/multipart";
 import { withStoredFiles } from "@/server/files/service";
-import {
-  attachFilesToClaim,
-  listClaimAttachments,
-  MAX_CLAIM_ATTACHMENTS,
-  toClaimAttachment,
-  type ClaimAttachmentSource,
-} from "./attachments";
+import { listClaimAttachments, MAX_CLAIM_ATTACHMENTS, toClaimAttachment, type ClaimAttachmentSource } from "./attachments";
 import {
   CLAIM_MOVES,
   type Claim,
@@ -82,69 +77,130 @@ export interface FiledClaim {
 /**
  * THE way a claim is filed (REST JSON or multipart, the dashboard, the
  * portal): the evidence's bytes are stored first, then the claim, its first
- * history step, its attachments and its `claim.submitted` event — which lists
- * them — commit in one transaction. A refused file or any failure leaves
- * nothing: no claim, no file, no event.
+ * history step, its attachments, its `claim.submitted` event — which lists
+ * them — and its audit entry are written by ONE statement (insertFiledClaim).
+ * Without evidence that statement is the whole write, atomic by itself (no
+ * transaction to open: one round trip); with evidence it runs in
+ * withStoredFiles' transaction, after the files' rows. A refused file or any
+ * failure leaves nothing: no claim, no file, no event.
  */
 export async function fileClaim(organizationId: string, filing: ClaimFiling, uploads: UploadedFile[]): Promise<FiledClaim> {
   if (uploads.length > MAX_CLAIM_ATTACHMENTS) {
     const message = `Attach at most ${MAX_CLAIM_ATTACHMENTS} files`;
     throw new AppError("validation_failed", message, { errors: [{ path: "files", message }] });
   }
-  return withStoredFiles(organizationId, uploads, async (tx, files) => {
-    const coverageId =
-      filing.coverageId ??
-      (filing.customerEmail
-        ? ((
-            await tx.coverage.findFirst({
-              where: { organizationId, policyId: filing.policy.id, customerEmail: filing.customerEmail },
-              select: { id: true },
-            })
-          )?.id ?? null)
-        : null);
-    const row = await tx.claim.create({
-      data: {
-        organizationId,
-        policyId: filing.policy.id,
-        coverageId,
-        customerEmail: filing.customerEmail,
-        type: filing.type,
-        description: filing.description,
-        amountMinor: filing.amountMinor,
-        currency: filing.policy.currency,
-      },
-    });
-    // Its first step, written beside it (a nested create would read the claim back: a statement more per claim).
-    await tx.claimStatusChange.createMany({
-      data: {
-        organizationId,
-        claimId: row.id,
-        toStatus: "submitted",
-        actorUserId: filing.filedBy.actorUserId ?? null,
-        apiKeyId: filing.filedBy.apiKeyId ?? null,
-        note: filing.filedBy.note ?? null,
-      },
-    });
-    const attachments = files.length ? await attachFilesToClaim(tx, organizationId, row.id, files, filing.source) : [];
-    const submitted: SubmittedClaim = { ...toClaim(row), attachments: attachments.map(toClaimAttachment) };
-    await recordEvent(tx, organizationId, "claim.submitted", submitted, row.id);
-    await audit(tx, organizationId, {
-      action: "claim.created",
-      resourceType: "claim",
-      resourceId: row.id,
-      details: {
-        policyId: row.policyId,
-        coverageId: row.coverageId,
-        customerEmail: row.customerEmail,
-        type: row.type,
-        amount: submitted.amount,
-        currency: row.currency,
-        attachments: attachments.length,
-        source: filing.source,
-      },
-    });
-    return { row, submitted };
+  if (uploads.length === 0) return insertFiledClaim(db, organizationId, filing, []);
+  return withStoredFiles(organizationId, uploads, (tx, files) => insertFiledClaim(tx, organizationId, filing, files));
+}
+
+/**
+ * The claim, its first step, its attachments (files already stored in this
+ * organization, as withStoredFiles makes them), its event and its audit entry
+ * in one INSERT … WITH statement. The coverage, when not given, is looked up
+ * in the same statement (the customer's coverage of the policy), and the
+ * event's and the entry's `coverageId` are filled from it there. Ids and
+ * times are made here, so the answer is known without reading anything back.
+ */
+async function insertFiledClaim(
+  client: Pick<Tx, "$queryRaw">,
+  organizationId: string,
+  filing: ClaimFiling,
+  files: StoredFile[],
+): Promise<FiledClaim> {
+  const now = new Date();
+  const row: ClaimRow = {
+    id: createId(),
+    organizationId,
+    policyId: filing.policy.id,
+    coverageId: filing.coverageId ?? null,
+    type: filing.type,
+    description: filing.description,
+    amountMinor: filing.amountMinor,
+    currency: filing.policy.currency,
+    customerEmail: filing.customerEmail,
+    approvedAmountMinor: null,
+    status: "submitted",
+    payoutBankCode: null,
+    payoutBankName: null,
+    payoutAccountName: null,
+    payoutAccountSealed: null,
+    payoutAccountLast4: null,
+    payoutAccountAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // A millisecond apart, in upload order: listed (createdAt, id) as uploaded.
+  const attachments = files.map((file, i) => {
+    if (file.organizationId !== organizationId) throw notFound("File");
+    return {
+      id: createId(),
+      organizationId,
+      claimId: row.id,
+      fileId: file.id,
+      source: filing.source,
+      createdAt: new Date(now.getTime() + i),
+      file,
+    };
   });
+  const submitted: SubmittedClaim = { ...toClaim(row), attachments: attachments.map(toClaimAttachment) };
+  const details = {
+    policyId: row.policyId,
+    coverageId: row.coverageId,
+    customerEmail: row.customerEmail,
+    type: row.type,
+    amount: submitted.amount,
+    currency: row.currency,
+    attachments: attachments.length,
+    source: filing.source,
+  };
+  const coverage = filing.coverageId
+    ? Prisma.sql`SELECT ${filing.coverageId}::text AS id`
+    : filing.customerEmail
+      ? Prisma.sql`SELECT id FROM coverage
+          WHERE "organizationId" = ${organizationId} AND "policyId" = ${row.policyId} AND "customerEmail" = ${filing.customerEmail}
+          LIMIT 1`
+      : Prisma.sql`SELECT NULL::text AS id`;
+  const withCoverage = (json: object) =>
+    Prisma.sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{coverageId}', COALESCE(to_jsonb(c."coverageId"), 'null'::jsonb))`;
+  const who = currentAuditor();
+  const attached = attachments.length
+    ? Prisma.sql`, a AS (
+        INSERT INTO claim_attachment (id, "organizationId", "claimId", "fileId", source, "createdAt")
+        SELECT v.id, v.org, c.id, v.file, v.source, v.at
+        FROM c, (VALUES ${Prisma.join(
+          attachments.map((a) => Prisma.sql`(${a.id}, ${organizationId}, ${a.fileId}, ${a.source}, ${a.createdAt}::timestamp)`),
+        )}) AS v(id, org, file, source, at)
+      )`
+    : Prisma.empty;
+  const [written] = await client.$queryRaw<{ coverageId: string | null }[]>`
+    WITH cov AS (${coverage}),
+    c AS (
+      INSERT INTO claim (id, "organizationId", "policyId", "coverageId", "customerEmail", type, description, "amountMinor", currency, status, "createdAt", "updatedAt")
+      VALUES (${row.id}, ${organizationId}, ${row.policyId}, (SELECT id FROM cov), ${row.customerEmail}, ${row.type}::"ClaimType",
+              ${row.description}, ${row.amountMinor}, ${row.currency}, 'submitted', ${now}::timestamp, ${now}::timestamp)
+      RETURNING id, "coverageId"
+    ),
+    s AS (
+      INSERT INTO claim_status_change (id, "organizationId", "claimId", "toStatus", note, "actorUserId", "apiKeyId", "createdAt")
+      SELECT ${createId()}, ${organizationId}, c.id, 'submitted', ${filing.filedBy.note ?? null}, ${filing.filedBy.actorUserId ?? null},
+             ${filing.filedBy.apiKeyId ?? null}, ${now}::timestamp
+      FROM c
+    )${attached},
+    e AS (
+      INSERT INTO event (id, "organizationId", type, data, subject, "createdAt")
+      SELECT ${newEventId()}, ${organizationId}, 'claim.submitted', ${withCoverage(submitted)}, c.id, ${now}::timestamp
+      FROM c
+    ),
+    l AS (
+      INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details, "ipAddress", "requestId", "createdAt")
+      SELECT ${createId()}, ${organizationId}, ${who.actorType}, ${who.actorId}, ${who.actorLabel}, 'claim.created', 'claim', c.id,
+             ${withCoverage(details)}, ${who.ipAddress ?? null}, ${who.requestId ?? null}, ${now}::timestamp
+      FROM c
+    )
+    SELECT "coverageId" FROM c`;
+  row.coverageId = written?.coverageId ?? null;
+  submitted.coverageId = row.coverageId;
+  return { row, submitted };
 }
 
 /**
