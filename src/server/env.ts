@@ -138,6 +138,12 @@ const schema = z.object({
    */
   WRITE_CONCURRENCY: int(16, 1, 1_000),
   WRITE_QUEUE_MS: int(1_000, 10, 60_000),
+  /**
+   * The longest the job runner's background lanes (mail, payouts, refunds, renewals, the coverage
+   * lifecycle, sweeps — not webhooks) wait, before each kind, for this process to have no request under
+   * way: under a burst the API gets the CPU first and that work catches up after (ms; 0: never wait).
+   */
+  JOBS_GIVE_WAY_MS: int(1_000, 0, 60_000),
   /** How long a SIGTERM waits for the requests in flight and the job attempts under way before closing anyway (ms). */
   SHUTDOWN_TIMEOUT_MS: int(10_000, 0, 600_000),
   /** How often each instance writes its metered API usage (ms); a crash loses at most this much. */

@@ -18,6 +18,7 @@ import { MAIL_MAX_ATTEMPTS } from "@/server/mail/kinds";
 import { mailJob } from "@/server/mail/sender";
 import { payoutJob } from "@/server/payouts/job";
 import { webhookDeliveryJob } from "@/server/webhooks/jobs";
+import { countWorking } from "@/server/operations/busy";
 import { ownerWithOrganization, unique } from "@/test/fixtures";
 import { claimDue, passJob, rowJob, runRowJob, type Job } from "./kind";
 import { LISTENER_APPLICATION_NAME } from "./notify";
@@ -238,6 +239,46 @@ describe("wake-ups", () => {
     wakeJobs();
     expect(await until(() => passed.length === 1, 1_000)).toBe(true);
     expect(passed[0]! - woken).toBeLessThan(100);
+  });
+
+  it("background lanes give way to a request under way (JOBS_GIVE_WAY_MS at most); the webhooks lane does not", async () => {
+    const saved = env.JOBS_GIVE_WAY_MS;
+    env.JOBS_GIVE_WAY_MS = 600;
+    try {
+      const passed = { background: [] as number[], webhooks: [] as number[] };
+      const background = passJob({ kind: `mail.${unique()}`, run: async () => (passed.background.push(Date.now()), 0) });
+      const prompt = passJob({
+        kind: `hooks.${unique()}`,
+        lane: "webhooks",
+        run: async () => (passed.webhooks.push(Date.now()), 0),
+      });
+      runners.push(startJobRunner({ intervalMs: 60_000, listen: false, jobs: [background, prompt] }));
+      // A request is being answered while the runner is woken: only the webhooks lane passes at once.
+      let answer!: () => void;
+      const request = countWorking(() => new Promise<void>((r) => (answer = r)));
+      const woken = Date.now();
+      wakeJobs();
+      expect(await until(() => passed.webhooks.length === 1, 1_000)).toBe(true);
+      expect(passed.webhooks[0]! - woken).toBeLessThan(100);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(passed.background).toHaveLength(0);
+      // Answered: the background lane passes straight after.
+      const answered = Date.now();
+      answer();
+      await request;
+      expect(await until(() => passed.background.length === 1, 1_000)).toBe(true);
+      expect(passed.background[0]! - answered).toBeLessThan(100);
+      // A request that never ends holds the background lane back JOBS_GIVE_WAY_MS, not for ever.
+      const endless = countWorking(() => new Promise<void>((r) => (answer = r)));
+      const again = Date.now();
+      wakeJobs();
+      expect(await until(() => passed.background.length === 2, 2_000)).toBe(true);
+      expect(passed.background[1]! - again).toBeGreaterThanOrEqual(550);
+      answer();
+      await endless;
+    } finally {
+      env.JOBS_GIVE_WAY_MS = saved;
+    }
   });
 
   it("a slow lane never holds back another lane's pass", async () => {

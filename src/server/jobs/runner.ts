@@ -13,12 +13,14 @@
 // wakes its own lane the same way. On the embedded database — one process, no
 // notifications — `wakeJobs()` (a request that may have written outbox rows
 // has answered) wakes every lane, and a pass that did anything wakes every
-// lane again. Any number
+// lane again. Background lanes (all but webhooks) give way to the requests
+// this process is answering, a second at most (giveWay). Any number
 // of runners may share one PostgreSQL: rows are claimed with SKIP LOCKED and a
 // lease. Started with the app unless WORKER=false (then `npm run worker` runs
 // it apart); WEBHOOK_WORKER is the old name of that switch.
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
+import { requestsWorking } from "@/server/operations/busy";
 import { runJob, wakeTablesOf, type InFlight, type Job } from "./kind";
 import { JOBS } from "./kinds";
 import { listenForJobs, type JobsListener } from "./notify";
@@ -29,10 +31,14 @@ export { wakeJobs } from "./wake";
 const drains = (job: Job) => job.type === "rows" || job.drain === true;
 
 /** Runs one kind until it has nothing due (or once, if it does not drain). Returns how much it did. */
-async function runKind(job: Job, inFlight?: InFlight): Promise<number> {
+async function runKind(job: Job, inFlight?: InFlight, beforeBatch?: () => Promise<boolean>): Promise<number> {
   if (!drains(job)) return runJob(job, inFlight);
   let done = 0;
-  for (let n = await runJob(job, inFlight); n > 0; n = await runJob(job, inFlight)) done += n;
+  for (let n = await runJob(job, inFlight); n > 0; n = await runJob(job, inFlight)) {
+    done += n;
+    // A background lane gives way again before each batch of a long drain (false: the lane stops).
+    if (beforeBatch && !(await beforeBatch())) break;
+  }
   return done;
 }
 
@@ -76,8 +82,25 @@ export interface JobRunnerOptions {
   jobs?: readonly Job[];
 }
 
+/** Lanes whose work an integrator waits for as it happens: they never give way (see giveWay). */
+const PROMPT_LANES = new Set(["webhooks"]);
+const GIVE_WAY_STEP_MS = 10;
+
+/**
+ * Background work gives way to the requests this process is answering: it
+ * waits while any is under way, JOBS_GIVE_WAY_MS at most, then works anyway
+ * (so it is late under load, never starved). A burst of writes is then answered
+ * with the whole CPU, and the mail its claims planned goes out after it.
+ */
+export async function giveWay(maxMs = env.JOBS_GIVE_WAY_MS, stopped: () => boolean = () => false): Promise<void> {
+  const until = performance.now() + maxMs;
+  while (requestsWorking() > 0 && performance.now() < until && !stopped()) {
+    await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_STEP_MS));
+  }
+}
+
 /** One lane: its kinds, in order, passed over by a loop of its own. */
-function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => void) | null) {
+function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => void) | null, prompt: boolean) {
   let stopped = false;
   let running = false;
   let again = false;
@@ -88,6 +111,11 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => voi
   const lastRun = new Map<string, number>();
   const inFlight: InFlight = { attempts: new Set(), waitMs: BATCH_WAIT_MS, max: MAX_IN_FLIGHT };
 
+  /** Gives way (a background lane); false once the lane is stopping. */
+  const politely = async () => {
+    await giveWay(env.JOBS_GIVE_WAY_MS, () => stopped);
+    return !stopped;
+  };
   /** One pass; returns how much it did. */
   const pass = async () => {
     let done = 0;
@@ -97,8 +125,9 @@ function startLane(jobs: readonly Job[], intervalMs: number, wakeAll: (() => voi
         if (Date.now() - (lastRun.get(job.kind) ?? 0) < job.everyMs) continue;
         lastRun.set(job.kind, Date.now());
       }
+      if (!prompt && !(await politely())) break;
       // One kind failing (its database call, say) does not hold back the others.
-      done += await runKind(job, inFlight).catch((err: unknown) => {
+      done += await runKind(job, inFlight, prompt ? undefined : politely).catch((err: unknown) => {
         logger.error({ err, job: job.kind }, "job pass failed");
         return 0;
       });
@@ -171,7 +200,9 @@ export function startJobRunner(options: JobRunnerOptions = {}): JobRunner {
     // The database's notification of a commit on any instance reaches this process's event streams too.
     if (listening) signalEvents(table);
   };
-  const lanes = [...byLane.values()].map((laneJobs) => startLane(laneJobs, intervalMs, listening ? null : wakeAll));
+  const lanes = [...byLane.entries()].map(([name, laneJobs]) =>
+    startLane(laneJobs, intervalMs, listening ? null : wakeAll, PROMPT_LANES.has(name)),
+  );
   // Listening, this process's untargeted wake-ups add nothing: the commit's notification names the table.
   const localWake = (table?: string) => {
     if (!listening || table !== undefined) wake(table);

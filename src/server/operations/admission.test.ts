@@ -4,10 +4,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
-import { admissionState, admitWrite } from "./admission";
+import { admissionServiceMs, admissionState, admitWrite, resetAdmissionServiceMs } from "./admission";
 
 const saved = { concurrency: env.WRITE_CONCURRENCY, queueMs: env.WRITE_QUEUE_MS };
 afterEach(() => {
+  resetAdmissionServiceMs();
   env.WRITE_CONCURRENCY = saved.concurrency;
   env.WRITE_QUEUE_MS = saved.queueMs;
 });
@@ -63,6 +64,76 @@ describe("admitWrite", () => {
     expect(admissionState()).toEqual({ running: 1, queued: 0 });
     gate.release();
     await first;
+    expect(admissionState()).toEqual({ running: 0, queued: 0 });
+  });
+
+  it("counts the wait from the request's arrival: one that arrived WRITE_QUEUE_MS ago is shed at once, one that arrived earlier waits only the rest", async () => {
+    env.WRITE_CONCURRENCY = 1;
+    env.WRITE_QUEUE_MS = 200;
+    const gate = deferred();
+    const first = admitWrite(() => gate.done);
+    let ran = 0;
+    const work = async () => {
+      ran++;
+    };
+    const t0 = performance.now();
+    const late = await admitWrite(work, t0 - 200).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect((late as AppError).code).toBe("service_unavailable");
+    expect(performance.now() - t0).toBeLessThan(50);
+    expect(admissionState()).toEqual({ running: 1, queued: 0 });
+    const t1 = performance.now();
+    const halfway = await admitWrite(work, t1 - 150).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect((halfway as AppError).code).toBe("service_unavailable");
+    // It waited the 50 ms left of its 200, not 200 more.
+    expect(performance.now() - t1).toBeGreaterThanOrEqual(40);
+    expect(performance.now() - t1).toBeLessThan(150);
+    expect(ran).toBe(0);
+    // A free place admits a request however long ago it arrived: the deadline is for waiting, not for working.
+    gate.release();
+    await first;
+    await admitWrite(work, performance.now() - 10_000);
+    expect(ran).toBe(1);
+    expect(admissionState()).toEqual({ running: 0, queued: 0 });
+  });
+
+  it("refuses at once a write whose place in line could not come before its time is up (from the recent time of a write)", async () => {
+    env.WRITE_CONCURRENCY = 2;
+    env.WRITE_QUEUE_MS = 60_000;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Writes take ~100 ms lately (s, as measured); the queue's time is set so the 7th in line (3.5 s of
+    // waiting) is within it and the 8th (4 s) is not, with half an s to spare either way.
+    await Promise.all([admitWrite(() => sleep(100)), admitWrite(() => sleep(100))]);
+    const s = admissionServiceMs();
+    expect(s).toBeGreaterThanOrEqual(90);
+    env.WRITE_QUEUE_MS = Math.round(3.75 * s);
+    const gates = [deferred(), deferred()];
+    const running = gates.map((g) => admitWrite(() => g.done));
+    // Two places free per s: the 1st … 7th in line expect 0.5 s … 3.5 s, within their 3.75 s; the 8th expects 4 s.
+    const ran: number[] = [];
+    const t0 = performance.now();
+    const waiting = Array.from({ length: 9 }, (_, i) =>
+      admitWrite(async () => void ran.push(i)).then(
+        () => ({ i, ms: performance.now() - t0, code: null as string | null }),
+        (err: AppError) => ({ i, ms: performance.now() - t0, code: err.code }),
+      ),
+    );
+    await sleep(20);
+    expect(admissionState()).toEqual({ running: 2, queued: 7 });
+    const answered = await Promise.all(waiting);
+    // The 8th and 9th were refused at once, having done nothing; the 1st … 7th waited (and were shed when their time was up:
+    // nothing freed a place).
+    expect(answered.slice(7).map((a) => a.code)).toEqual(["service_unavailable", "service_unavailable"]);
+    for (const a of answered.slice(7)) expect(a.ms).toBeLessThan(50);
+    for (const a of answered.slice(0, 7)) expect(a.ms).toBeGreaterThanOrEqual(env.WRITE_QUEUE_MS - 10);
+    expect(ran).toEqual([]);
+    gates.forEach((g) => g.release());
+    await Promise.all(running);
     expect(admissionState()).toEqual({ running: 0, queued: 0 });
   });
 

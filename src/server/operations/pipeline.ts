@@ -22,6 +22,7 @@ import { withAuditContext } from "@/server/audit/record";
 import { auditorOfPrincipal } from "@/server/audit/who";
 import { requestHash, runIdempotently } from "@/server/rest/idempotency";
 import { admitWrite } from "./admission";
+import { countWorking } from "./busy";
 import { openApiDocument } from "@/server/rest/openapi";
 import { fieldErrors, PROBLEM_CONTENT_TYPE, problemBody } from "@/server/rest/problem";
 import { responseMismatches } from "@/server/rest/response-check";
@@ -215,7 +216,11 @@ export function handleAppRequest(request: Request): Promise<Response> {
   return handle(request, "app");
 }
 
-async function handle(request: Request, surface: "rest" | "app"): Promise<Response> {
+function handle(request: Request, surface: "rest" | "app"): Promise<Response> {
+  return countWorking(() => handleCounted(request, surface));
+}
+
+async function handleCounted(request: Request, surface: "rest" | "app"): Promise<Response> {
   const started = performance.now();
   const startedAt = new Date();
   const requestId = requestIdOf(request.headers);
@@ -260,10 +265,11 @@ async function handle(request: Request, surface: "rest" | "app"): Promise<Respon
         query,
         body: validate(body.schema, body.value),
       };
-      // REST writes are admitted a few at a time (a burst past them is shed with 503, see admission.ts).
+      // REST writes are admitted a few at a time (a burst past them is shed with 503, see admission.ts); their
+      // time in the queue counts from the request's start here.
       response =
         surface === "rest" && method !== "GET"
-          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers))
+          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers), started)
           : await run(b, principal, request, parts, body.raw, headers);
     }
   } catch (err) {
