@@ -6,7 +6,8 @@
 // (a job), the actor is the system. The table is append-only in the database
 // itself (migration 20261127134848_audit_log). Secrets never go into `details`.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Prisma } from "@/generated/prisma/client";
+import { createId } from "@paralleldrive/cuid2";
+import { Prisma } from "@/generated/prisma/client";
 import type { Actor } from "@/server/actor";
 import type { Tx } from "@/server/db/client";
 
@@ -79,6 +80,21 @@ export async function audit(tx: Tx, organizationId: string, entry: AuditEntry): 
 export async function auditAs(tx: Tx, organizationId: string, who: AuditWho, entry: AuditEntry): Promise<void> {
   const requestId = context.getStore()?.requestId ?? null;
   await context.run({ requestId, ...who }, () => audit(tx, organizationId, entry));
+}
+
+/** The system as the author of an entry written now, with the request's id when a request set it off. */
+export const systemAuditor = (): AuditWho => ({ ...SYSTEM_AUDITOR, requestId: context.getStore()?.requestId ?? null });
+
+/**
+ * An entry as an INSERT statement, for a caller that writes it in one
+ * statement with its change (`WITH … INSERT INTO audit_log …`): what `audit`
+ * writes, authored by `who`, dated `at`.
+ */
+export function auditInsertSql(organizationId: string, who: AuditWho, entry: AuditEntry, at: Date): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details, "ipAddress", "requestId", "createdAt")
+    VALUES (${createId()}, ${organizationId}, ${who.actorType}, ${who.actorId}, ${who.actorLabel}, ${entry.action}, ${entry.resourceType},
+            ${entry.resourceId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb, ${who.ipAddress ?? null}, ${who.requestId ?? null}, ${at}::timestamp)`;
 }
 
 /** Writes one entry authored by the system (a job, a provider's report), in the caller's transaction. */

