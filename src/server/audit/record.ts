@@ -88,13 +88,20 @@ export const systemAuditor = (): AuditWho => ({ ...SYSTEM_AUDITOR, requestId: co
 /**
  * An entry as an INSERT statement, for a caller that writes it in one
  * statement with its change (`WITH … INSERT INTO audit_log …`): what `audit`
- * writes, authored by `who`, dated `at`.
+ * writes, authored by `who`, dated `at`. `details` may be an SQL expression
+ * of that statement (a value only the statement knows).
  */
-export function auditInsertSql(organizationId: string, who: AuditWho, entry: AuditEntry, at: Date): Prisma.Sql {
+export function auditInsertSql(
+  organizationId: string,
+  who: AuditWho,
+  entry: Omit<AuditEntry, "details"> & { details?: Record<string, unknown> | Prisma.Sql },
+  at: Date,
+): Prisma.Sql {
+  const details = entry.details instanceof Prisma.Sql ? entry.details : Prisma.sql`${JSON.stringify(entry.details ?? {})}::jsonb`;
   return Prisma.sql`
     INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details, "ipAddress", "requestId", "createdAt")
     VALUES (${createId()}, ${organizationId}, ${who.actorType}, ${who.actorId}, ${who.actorLabel}, ${entry.action}, ${entry.resourceType},
-            ${entry.resourceId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb, ${who.ipAddress ?? null}, ${who.requestId ?? null}, ${at}::timestamp)`;
+            ${entry.resourceId ?? null}, ${details}, ${who.ipAddress ?? null}, ${who.requestId ?? null}, ${at}::timestamp)`;
 }
 
 /** Writes one entry authored by the system (a job, a provider's report), in the caller's transaction. */

@@ -3,10 +3,10 @@ import { Prisma, type Claim as ClaimRow, type StoredFile } from "@/generated/pri
 import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
 import { assertCan, type Actor } from "@/server/actor";
-import { audit, currentAuditor } from "@/server/audit/record";
+import { audit, auditInsertSql, currentAuditor } from "@/server/audit/record";
 import { db, type Tx } from "@/server/db/client";
 import { AppError, notFound } from "@/server/errors";
-import { newEventId, recordEvent } from "@/server/events/record";
+import { eventsInsertSql, recordEvent } from "@/server/events/record";
 import { pageArgs, toPage, type Page } from "@/server/pagination";
 import { literal } from "@/server/like";
 import { findPolicy } from "@/server/policies/service";
@@ -161,8 +161,18 @@ async function insertFiledClaim(
           LIMIT 1`
       : Prisma.sql`SELECT NULL::text AS id`;
   const withCoverage = (json: object) =>
-    Prisma.sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{coverageId}', COALESCE(to_jsonb(c."coverageId"), 'null'::jsonb))`;
-  const who = currentAuditor();
+    Prisma.sql`jsonb_set(${JSON.stringify(json)}::jsonb, '{coverageId}', COALESCE(to_jsonb((SELECT "coverageId" FROM c)), 'null'::jsonb))`;
+  const events = eventsInsertSql(
+    organizationId,
+    [{ type: "claim.submitted", data: withCoverage(submitted), subject: row.id }],
+    now,
+  );
+  const entry = auditInsertSql(
+    organizationId,
+    currentAuditor(),
+    { action: "claim.created", resourceType: "claim", resourceId: row.id, details: withCoverage(details) },
+    now,
+  );
   const attached = attachments.length
     ? Prisma.sql`, a AS (
         INSERT INTO claim_attachment (id, "organizationId", "claimId", "fileId", source, "createdAt")
@@ -186,17 +196,8 @@ async function insertFiledClaim(
              ${filing.filedBy.apiKeyId ?? null}, ${now}::timestamp
       FROM c
     )${attached},
-    e AS (
-      INSERT INTO event (id, "organizationId", type, data, subject, "createdAt")
-      SELECT ${newEventId()}, ${organizationId}, 'claim.submitted', ${withCoverage(submitted)}, c.id, ${now}::timestamp
-      FROM c
-    ),
-    l AS (
-      INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details, "ipAddress", "requestId", "createdAt")
-      SELECT ${createId()}, ${organizationId}, ${who.actorType}, ${who.actorId}, ${who.actorLabel}, 'claim.created', 'claim', c.id,
-             ${withCoverage(details)}, ${who.ipAddress ?? null}, ${who.requestId ?? null}, ${now}::timestamp
-      FROM c
-    )
+    e AS (${events.sql}),
+    l AS (${entry})
     SELECT "coverageId" FROM c`;
   row.coverageId = written?.coverageId ?? null;
   submitted.coverageId = row.coverageId;

@@ -76,7 +76,8 @@ export async function recordEvents(
  */
 export function eventsInsertSql(
   organizationId: string,
-  events: { type: EventType; data: object; subject?: string }[],
+  /** `data` may be an SQL expression of the caller's statement (a value only the statement knows). */
+  events: { type: EventType; data: object | Prisma.Sql; subject?: string }[],
   createdAt: Date,
 ): { sql: Prisma.Sql; ids: string[] } {
   const rows = events.map((e, i) => ({ ...e, id: newEventId(), at: new Date(createdAt.getTime() + i) }));
@@ -85,7 +86,7 @@ export function eventsInsertSql(
     VALUES ${Prisma.join(
       rows.map(
         (r) =>
-          Prisma.sql`(${r.id}, ${organizationId}, ${r.type}, ${JSON.stringify(r.data)}::jsonb, ${r.subject ?? null}, ${r.at}::timestamp)`,
+          Prisma.sql`(${r.id}, ${organizationId}, ${r.type}, ${r.data instanceof Prisma.Sql ? r.data : Prisma.sql`${JSON.stringify(r.data)}::jsonb`}, ${r.subject ?? null}, ${r.at}::timestamp)`,
       ),
     )}`;
   return { sql, ids: rows.map((r) => r.id) };

@@ -13,6 +13,13 @@ afterEach(() => {
   env.WRITE_QUEUE_MS = saved.queueMs;
 });
 
+/** The error a write was refused with, or null once it ran. */
+const refusalOf = (write: Promise<unknown>) =>
+  write.then(
+    () => null,
+    (err: unknown) => err,
+  );
+
 const deferred = () => {
   let release!: () => void;
   const done = new Promise<void>((r) => (release = r));
@@ -77,18 +84,12 @@ describe("admitWrite", () => {
       ran++;
     };
     const t0 = performance.now();
-    const late = await admitWrite(work, t0 - 200).then(
-      () => null,
-      (err: unknown) => err,
-    );
+    const late = await refusalOf(admitWrite(work, t0 - 200));
     expect((late as AppError).code).toBe("service_unavailable");
     expect(performance.now() - t0).toBeLessThan(50);
     expect(admissionState()).toEqual({ running: 1, queued: 0 });
     const t1 = performance.now();
-    const halfway = await admitWrite(work, t1 - 150).then(
-      () => null,
-      (err: unknown) => err,
-    );
+    const halfway = await refusalOf(admitWrite(work, t1 - 150));
     expect((halfway as AppError).code).toBe("service_unavailable");
     // It waited the 50 ms left of its 200, not 200 more.
     expect(performance.now() - t1).toBeGreaterThanOrEqual(40);
