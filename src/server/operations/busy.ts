@@ -1,7 +1,10 @@
-// How many requests this process's operation pipeline is working on right
-// now (REST and the app's routes, from their start to their answer; a stream
-// counts until its answer starts, not while it streams). The job runner's
-// background lanes give way while it is above zero (src/server/jobs/runner.ts).
+// How many requests this process's route handlers are working on right now:
+// the operation pipeline's (REST and the app's routes) and the few routes
+// outside it (better-auth, tRPC, Paystack's webhook, a payment link's page),
+// each from its start to its answer (a stream counts until its answer starts,
+// not while it streams). The job runner's background lanes give way while it
+// is above zero (src/server/jobs/runner.ts), and a shutdown waits for it to
+// reach zero beside the HTTP server's own count (src/server/lifecycle.ts).
 let working = 0;
 
 export const requestsWorking = () => working;
@@ -14,4 +17,9 @@ export async function countWorking<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     working--;
   }
+}
+
+/** A route handler counted by `countWorking` for as long as it works. */
+export function counted<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
+  return (...args: A): Promise<Response> => countWorking(() => handler(...args));
 }

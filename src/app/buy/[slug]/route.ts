@@ -16,10 +16,13 @@ import { AppError } from "@/server/errors";
 import { readText } from "@/server/http/body";
 import { buyPage, messagePage, type Brand, type FormState } from "@/server/payment-links/page";
 import { buyFromLink, linkUrl, publicLink, type PublicLink } from "@/server/payment-links/service";
+import { counted } from "@/server/operations/busy";
 import { countView } from "@/server/payment-links/views";
 import { DEFAULT_ACCENT } from "@/server/organizations/branding";
 
 export const dynamic = "force-dynamic";
+export const GET = counted(get);
+export const POST = counted(post);
 
 /** A form is small: anything bigger is not this page's form. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -95,7 +98,7 @@ async function load(params: Promise<{ slug: string }>) {
   return publicLink(slug);
 }
 
-export async function GET(_request: Request, { params }: { params: Promise<{ slug: string }> }) {
+async function get(_request: Request, { params }: { params: Promise<{ slug: string }> }) {
   const link = await load(params);
   if (!link) return notFoundPage();
   if (link.gone) return gonePage(link);
@@ -103,7 +106,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ slu
   return page(link, await brandOf(link), EMPTY, 200);
 }
 
-export async function POST(request: Request, { params }: { params: Promise<{ slug: string }> }) {
+async function post(request: Request, { params }: { params: Promise<{ slug: string }> }) {
   const link = await load(params);
   if (!link) return notFoundPage();
   if (link.gone) return gonePage(link);

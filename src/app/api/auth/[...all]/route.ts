@@ -1,5 +1,6 @@
 import { getAuth, guardAuthInput } from "@/server/auth";
 import { withClientIp } from "@/server/client-ip";
+import { counted } from "@/server/operations/busy";
 
 export const dynamic = "force-dynamic";
 
@@ -7,5 +8,5 @@ export const dynamic = "force-dynamic";
 // the TCP peer, or TRUSTED_PROXIES' forwarded one — under a per-process header name; never a header the client sent.
 const handler = (request: Request) => getAuth().handler(withClientIp(request));
 // Input better-auth would hand the database unchecked (NUL, invalid UTF-8) is refused first; what it throws answers problem+json.
-const guarded = (request: Request) => guardAuthInput(request, handler);
+const guarded = counted((request: Request) => guardAuthInput(request, handler));
 export { guarded as GET, guarded as POST };

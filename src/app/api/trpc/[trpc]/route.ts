@@ -3,9 +3,11 @@ import { RETRY_AFTER_SECONDS } from "@/server/errors";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 
+import { counted } from "@/server/operations/busy";
+
 export const dynamic = "force-dynamic";
 
-const handler = (req: Request) =>
+const handler = counted((req: Request) =>
   fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
@@ -18,6 +20,7 @@ const handler = (req: Request) =>
         ...(errors.some((e) => e.code === "SERVICE_UNAVAILABLE") ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {}),
       },
     }),
-  });
+  }),
+);
 
 export { handler as GET, handler as POST };

@@ -8,9 +8,11 @@ import { settleReference } from "@/server/payments/remote";
 import { isTransferEvent, settleTransferEvent } from "@/server/payouts/paystack-transfer-events";
 import { isRefundEvent, settleRefundEvent } from "@/server/refunds/paystack-events";
 
+import { counted } from "@/server/operations/busy";
+
 export const dynamic = "force-dynamic";
 
-export async function POST(request: Request) {
+export const POST = counted(async (request: Request) => {
   if (!env.PAYSTACK_SECRET_KEY) return new Response(null, { status: 404 });
   // Paystack's events are a few KiB: never hold more than the API's body limit before the signature is checked.
   let raw: string;
@@ -57,4 +59,4 @@ export async function POST(request: Request) {
     }
   }
   return new Response(null, { status: 200 });
-}
+});
