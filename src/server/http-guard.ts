@@ -275,7 +275,21 @@ export function serveApiDirectly(handler: ApiHandler): void {
   g.__coverdeskApiHandler = handler;
 }
 
-function toRequest(req: http.IncomingMessage): Request {
+/** When each connection was accepted, until its first request's head has been read (performance.now()). */
+const acceptedAt = new WeakMap<object, number>();
+/** REST requests made here: how long their head waited to be read after their connection was accepted. */
+const backlogOf = new WeakMap<Request, number>();
+
+/**
+ * How long `request`'s head waited to be read after its connection was
+ * accepted (ms): how far behind its arrival this process is reading, when the
+ * process is busy (its event loop reads the heads of accepted connections only
+ * between other work). 0 for a later request on a kept-alive connection, and
+ * for one this server did not hand over itself.
+ */
+export const readBacklogMs = (request: Request) => backlogOf.get(request) ?? 0;
+
+function toRequest(req: http.IncomingMessage, backlogMs = 0): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -284,13 +298,15 @@ function toRequest(req: http.IncomingMessage): Request {
   }
   const method = req.method ?? "GET";
   const bodyless = method === "GET" || method === "HEAD";
-  return new Request(`http://${API_HOST}${req.url ?? "/"}`, {
+  const request = new Request(`http://${API_HOST}${req.url ?? "/"}`, {
     method,
     headers,
     body: bodyless ? undefined : bodyOf(req),
     // @ts-expect-error -- Node's fetch needs it for a streamed body; the DOM types do not know it.
     duplex: bodyless ? undefined : "half",
   });
+  if (backlogMs > 0) backlogOf.set(request, backlogMs);
+  return request;
 }
 /**
  * The request's body as a web stream that reads only as fast as the handler
@@ -382,10 +398,15 @@ async function drain(req: http.IncomingMessage): Promise<void> {
 /** The REST handler never builds absolute links from the request (APP_URL does); a fixed host keeps a hostile Host header out. */
 const API_HOST = "api.internal";
 
-async function serveApi(handler: ApiHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function serveApi(
+  handler: ApiHandler,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  backlogMs: number,
+): Promise<void> {
   let response: Response;
   try {
-    response = await handler(toRequest(req));
+    response = await handler(toRequest(req, backlogMs));
   } catch (err) {
     const requestId = requestIdOf(new Headers({ "x-request-id": String(req.headers["x-request-id"] ?? "") }));
     logger.error({ err, requestId, method: req.method }, "unhandled error before the REST handler");
@@ -430,9 +451,13 @@ export function installHttpGuard(): void {
       if (this.listenerCount("connect") === 0) this.on("connect", refuseConnect);
       if (this.listenerCount("clientError") === 0) this.on("clientError", answerParseError);
     }
+    if (event === "connection") acceptedAt.set(args[0] as unknown as object, performance.now());
     if (event === "request") {
       const [req, res] = args as unknown as [http.IncomingMessage, http.ServerResponse];
       const flight = countInFlight(res);
+      const accepted = acceptedAt.get(req.socket);
+      acceptedAt.delete(req.socket);
+      const backlogMs = accepted === undefined ? 0 : performance.now() - accepted;
       const verdict = inspect(req.method ?? "GET", req.url ?? "/");
       if (verdict.kind === "refuse") {
         refuse(req, res, verdict);
@@ -442,7 +467,7 @@ export function installHttpGuard(): void {
       closeWhenBodyUnread(req, res);
       const api = g.__coverdeskApiHandler;
       if (api && req.url?.startsWith(API_V1)) {
-        flight.hold(serveApi(api, req, res));
+        flight.hold(serveApi(api, req, res, backlogMs));
         return true;
       }
       // Next's request listener is async: it returns once the route handler or the render is done. `emit`

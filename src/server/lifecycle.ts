@@ -17,7 +17,7 @@ import { capturePeerAddresses } from "@/server/client-ip";
 import { connectDatabase, db, disconnectDatabase } from "@/server/db/client";
 import { authSecret, env } from "@/server/env";
 import { requestsInFlight } from "@/server/http-guard";
-import { requestsWorking } from "@/server/operations/busy";
+import { loopUtilization, requestsWorking } from "@/server/operations/busy";
 import { logger } from "@/server/logger";
 import { flushRateLimits } from "@/server/rest/rate-limit";
 import { startJobRunner } from "@/server/jobs/runner";
@@ -79,6 +79,7 @@ export function startNodeServer(): Promise<void> {
   }
   life.stop = stop;
   capturePeerAddresses();
+  loopUtilization(); // starts sampling the event loop's load (admission sheds writes when it is saturated)
   authSecret(); // required in production with DATABASE_URL: say so now, not at the first sign-up
   return (async () => {
     try {

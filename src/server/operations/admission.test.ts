@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
-import { admissionServiceMs, admissionState, admitWrite, resetAdmissionServiceMs } from "./admission";
+import { admissionServiceMs, admissionState, admitWrite, assertNotBehind, resetAdmissionServiceMs } from "./admission";
+import { loopUtilization } from "./busy";
 
 const saved = { concurrency: env.WRITE_CONCURRENCY, queueMs: env.WRITE_QUEUE_MS };
 afterEach(() => {
@@ -149,5 +150,38 @@ describe("admitWrite", () => {
     await expect(failing).rejects.toThrow("refused by the database");
     expect(await next).toBe("ran");
     expect(admissionState()).toEqual({ running: 0, queued: 0 });
+  });
+});
+
+describe("a write read far behind its arrival", () => {
+  /** Waits for the next sample of the loop's utilization (a quarter second each). */
+  const nextSample = () => new Promise((r) => setTimeout(r, 300));
+
+  it("is refused when the loop is saturated, admitted when it is idle or the wait was short", async () => {
+    env.WRITE_QUEUE_MS = 1_000;
+    loopUtilization();
+    await nextSample();
+    await nextSample();
+    // Idle: a connection opened long before its request (a warm pool) is no sign of a process behind.
+    expect(loopUtilization()).toBeLessThan(0.5);
+    expect(() => assertNotBehind(5_000)).not.toThrow();
+    // Saturated: the loop busy for several samples, with only a moment between pieces of work.
+    const end = performance.now() + 800;
+    while (performance.now() < end) {
+      const piece = performance.now() + 50;
+      while (performance.now() < piece) {
+        // busy, as under a burst
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(loopUtilization()).toBeGreaterThanOrEqual(0.9);
+    expect(() => assertNotBehind(999)).not.toThrow();
+    let refused: unknown = null;
+    try {
+      assertNotBehind(1_000);
+    } catch (err) {
+      refused = err;
+    }
+    expect((refused as AppError).code).toBe("service_unavailable");
   });
 });

@@ -7,8 +7,21 @@
 // of every request queueing for a connection and all of them answering late
 // (400 simultaneous claims: p99 3.4 s before, on 2 cores). Reads are not
 // queued (they hold a connection for one statement).
+// A process can also fall behind before the queue: busy, its event loop reads
+// the heads of the connections it accepted only between other work, so a burst
+// reaches the pipeline spread over seconds while the queue stays short. A write
+// whose head was read WRITE_QUEUE_MS or more after its connection was accepted
+// (the backlog src/server/http-guard.ts measures) while the loop was saturated
+// lately (utilization ≥ 0.9 over the last quarter second) is shed even with a
+// place free, before its key is checked or its body read (`assertNotBehind`):
+// the process is that far behind its arrivals, and the few milliseconds a
+// refusal costs instead of the write go to the requests still in time. Both
+// conditions: a connection opened ahead of its request (a client's or a proxy's
+// warm pool) also shows a long wait before its head, but on an idle process; a
+// client slow to send its body is not counted (that time is after the head).
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
+import { loopUtilization } from "./busy";
 
 interface Waiter {
   admit: () => void;
@@ -32,6 +45,18 @@ function release() {
 }
 
 const shed = () => new AppError("service_unavailable", "We are busy right now: retry in a moment");
+
+/**
+ * Refuses a write whose head waited WRITE_QUEUE_MS or more to be read (see
+ * above): called first, before its key is checked or its body read, so that
+ * the refusal costs as little as it can.
+ */
+export function assertNotBehind(backlogMs: number): void {
+  if (backlogMs >= env.WRITE_QUEUE_MS && loopUtilization() >= SATURATED) throw shed();
+}
+
+/** Event-loop utilization from which the process counts as saturated. */
+const SATURATED = 0.9;
 
 function acquire(arrivedAt: number): Promise<void> {
   if (running < env.WRITE_CONCURRENCY) {

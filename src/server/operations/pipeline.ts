@@ -21,7 +21,8 @@ import { requestIdOf } from "@/server/request-id";
 import { withAuditContext } from "@/server/audit/record";
 import { auditorOfPrincipal } from "@/server/audit/who";
 import { requestHash, runIdempotently } from "@/server/rest/idempotency";
-import { admitWrite } from "./admission";
+import { admitWrite, assertNotBehind } from "./admission";
+import { readBacklogMs } from "@/server/http-guard";
 import { countWorking } from "./busy";
 import { openApiDocument } from "@/server/rest/openapi";
 import { fieldErrors, PROBLEM_CONTENT_TYPE, problemBody } from "@/server/rest/problem";
@@ -223,6 +224,7 @@ function handle(request: Request, surface: "rest" | "app"): Promise<Response> {
 async function handleCounted(request: Request, surface: "rest" | "app"): Promise<Response> {
   const started = performance.now();
   const startedAt = new Date();
+  const backlogMs = surface === "rest" ? readBacklogMs(request) : 0;
   const requestId = requestIdOf(request.headers);
   const headers = new Headers({ "X-Request-Id": requestId });
   const url = new URL(request.url);
@@ -242,6 +244,8 @@ async function handleCounted(request: Request, surface: "rest" | "app"): Promise
       response = jsonResponse(200, JSON.stringify(openApiDocument()), headers);
     } else {
       let found;
+      // A write that reached a process already WRITE_QUEUE_MS behind its arrivals is shed first (admission.ts).
+      if (surface === "rest" && method !== "GET") assertNotBehind(backlogMs);
       if (surface === "rest") {
         // 401 and 429 come before the route (404/405), as the contract orders them.
         key = await authenticateKey(request, headers);
@@ -266,10 +270,11 @@ async function handleCounted(request: Request, surface: "rest" | "app"): Promise
         body: validate(body.schema, body.value),
       };
       // REST writes are admitted a few at a time (a burst past them is shed with 503, see admission.ts); their
-      // time in the queue counts from the request's start here.
+      // time in the queue counts from their arrival: the request's start here, less how long its head waited
+      // to be read after the connection was accepted.
       response =
         surface === "rest" && method !== "GET"
-          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers), started)
+          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers), started - backlogMs)
           : await run(b, principal, request, parts, body.raw, headers);
     }
   } catch (err) {
@@ -298,6 +303,8 @@ async function handleCounted(request: Request, surface: "rest" | "app"): Promise
       route: route ?? path,
       status,
       durationMs: Math.round(durationMs),
+      // How long its head waited to be read after the connection was accepted, when that was noticeable.
+      ...(backlogMs >= 1 ? { backlogMs: Math.round(backlogMs) } : {}),
       organizationId: principal && "actor" in principal ? principal.actor.organizationId : key?.organizationId,
     },
     "request",
