@@ -18,8 +18,27 @@
 // Started by bench/run.ts: PORT, DATABASE_URL, POOL_SIZE (10, as the product's PrismaPg pool).
 import crypto from "node:crypto";
 import http from "node:http";
-import { createId } from "@paralleldrive/cuid2";
 import pg from "pg";
+
+// Row ids as the product makes them (src/server/ids.ts): cuid2's shape from a pooled random buffer.
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+let pool = Buffer.alloc(0);
+let at = 0;
+function randomBelow(limit) {
+  for (;;) {
+    if (at >= pool.length) {
+      pool = crypto.randomBytes(4096);
+      at = 0;
+    }
+    const byte = pool[at++];
+    if (byte < limit) return byte;
+  }
+}
+function createId() {
+  let id = ALPHABET[randomBelow(26 * 9) % 26];
+  for (let i = 1; i < 24; i++) id += ALPHABET[randomBelow(36 * 7) % 36];
+  return id;
+}
 
 const PORT = Number(process.env.PORT || 3601);
 const POOL_SIZE = Number(process.env.POOL_SIZE || 10);
@@ -231,12 +250,15 @@ async function postClaim(req, res) {
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
-    await client.query(`INSERT INTO event (id, "organizationId", type, data, subject) VALUES ($1, $2, 'claim.submitted', $3, $4)`, [
-      `evt_${crypto.randomBytes(12).toString("base64url")}`,
-      organizationId,
-      JSON.stringify({ ...claim, attachments: [] }),
-      row.id,
-    ]);
+    await client.query(
+      `INSERT INTO event (id, "organizationId", type, data, subject) VALUES ($1, $2, 'claim.submitted', $3, $4)`,
+      [
+        `evt_${crypto.randomBytes(12).toString("base64url")}`,
+        organizationId,
+        JSON.stringify({ ...claim, attachments: [] }),
+        row.id,
+      ],
+    );
     await client.query(
       `INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details)
        VALUES ($1, $2, 'api_key', $3, $4, 'claim.created', 'claim', $5, $6)`,
@@ -246,7 +268,16 @@ async function postClaim(req, res) {
         key.id,
         `API key ${key.id}`,
         row.id,
-        JSON.stringify({ policyId: row.policyId, coverageId, customerEmail: email, type: row.type, amount: claim.amount, currency: row.currency, attachments: 0, source: "api" }),
+        JSON.stringify({
+          policyId: row.policyId,
+          coverageId,
+          customerEmail: email,
+          type: row.type,
+          amount: claim.amount,
+          currency: row.currency,
+          attachments: 0,
+          source: "api",
+        }),
       ],
     );
     await client.query("COMMIT");
@@ -266,9 +297,11 @@ const server = http.createServer((req, res) => {
       ? listPolicies(req, res, url)
       : req.method === "POST" && url.pathname === "/api/v1/claims"
         ? postClaim(req, res)
-      : req.method === "GET" && url.pathname === "/api/health"
-        ? pool.query("SELECT 1").then(() => send(res, 200, { status: "ok" }))
-        : Promise.resolve(problem(res, 404, "not_found", "Not Found", "Only GET /api/v1/business/policies and POST /api/v1/claims are here"));
+        : req.method === "GET" && url.pathname === "/api/health"
+          ? pool.query("SELECT 1").then(() => send(res, 200, { status: "ok" }))
+          : Promise.resolve(
+              problem(res, 404, "not_found", "Not Found", "Only GET /api/v1/business/policies and POST /api/v1/claims are here"),
+            );
   route.catch((err) => {
     process.stderr.write(`${err?.stack ?? err}\n`);
     if (!res.headersSent) problem(res, 500, "internal_error", "Internal Server Error", "Something went wrong");

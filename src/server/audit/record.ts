@@ -6,7 +6,7 @@
 // (a job), the actor is the system. The table is append-only in the database
 // itself (migration 20261127134848_audit_log). Secrets never go into `details`.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createId } from "@paralleldrive/cuid2";
+import { newId } from "@/server/ids";
 import { Prisma } from "@/generated/prisma/client";
 import type { Actor } from "@/server/actor";
 import type { Tx } from "@/server/db/client";
@@ -100,7 +100,7 @@ export function auditInsertSql(
   const details = entry.details instanceof Prisma.Sql ? entry.details : Prisma.sql`${JSON.stringify(entry.details ?? {})}::jsonb`;
   return Prisma.sql`
     INSERT INTO audit_log (id, "organizationId", "actorType", "actorId", "actorLabel", action, "resourceType", "resourceId", details, "ipAddress", "requestId", "createdAt")
-    VALUES (${createId()}, ${organizationId}, ${who.actorType}, ${who.actorId}, ${who.actorLabel}, ${entry.action}, ${entry.resourceType},
+    VALUES (${newId()}, ${organizationId}, ${who.actorType}, ${who.actorId}, ${who.actorLabel}, ${entry.action}, ${entry.resourceType},
             ${entry.resourceId ?? null}, ${details}, ${who.ipAddress ?? null}, ${who.requestId ?? null}, ${at}::timestamp)`;
 }
 

@@ -1,4 +1,4 @@
-import { createId } from "@paralleldrive/cuid2";
+import { newId } from "@/server/ids";
 import { Prisma, type Claim as ClaimRow, type StoredFile } from "@/generated/prisma/client";
 import { minorOf, optionalMinorOf } from "@/server/money";
 import { formatMinor } from "@/lib/money";
@@ -109,7 +109,7 @@ async function insertFiledClaim(
 ): Promise<FiledClaim> {
   const now = new Date();
   const row: ClaimRow = {
-    id: createId(),
+    id: newId(),
     organizationId,
     policyId: filing.policy.id,
     coverageId: filing.coverageId ?? null,
@@ -133,7 +133,7 @@ async function insertFiledClaim(
   const attachments = files.map((file, i) => {
     if (file.organizationId !== organizationId) throw notFound("File");
     return {
-      id: createId(),
+      id: newId(),
       organizationId,
       claimId: row.id,
       fileId: file.id,
@@ -192,7 +192,7 @@ async function insertFiledClaim(
     ),
     s AS (
       INSERT INTO claim_status_change (id, "organizationId", "claimId", "toStatus", note, "actorUserId", "apiKeyId", "createdAt")
-      SELECT ${createId()}, ${organizationId}, c.id, 'submitted', ${filing.filedBy.note ?? null}, ${filing.filedBy.actorUserId ?? null},
+      SELECT ${newId()}, ${organizationId}, c.id, 'submitted', ${filing.filedBy.note ?? null}, ${filing.filedBy.actorUserId ?? null},
              ${filing.filedBy.apiKeyId ?? null}, ${now}::timestamp
       FROM c
     )${attached},

@@ -11,7 +11,7 @@
 // instances can run the job at once and a reminder still goes once (the
 // unique reminder row is a second guard). Nothing due: two index range reads.
 import { withPolicyholderSms } from "@/server/mail/plan";
-import { createId } from "@paralleldrive/cuid2";
+import { newId } from "@/server/ids";
 import type { Coverage as CoverageRow } from "@/generated/prisma/client";
 import { db, type Tx } from "@/server/db/client";
 import { recordEvent } from "@/server/events/record";
@@ -91,7 +91,7 @@ async function remindBatch(now: Date, opts: LifecycleOptions): Promise<{ claimed
 
 /** The reminder row, its mail and (first of the period) the `coverage.expiring` event. False when it existed already. */
 async function sendReminder(tx: Tx, row: CoverageRow, daysBefore: number, first: boolean, now: Date): Promise<boolean> {
-  const id = createId();
+  const id = newId();
   const inserted = await tx.$executeRaw`
     INSERT INTO coverage_reminder (id, "organizationId", "coverageId", "periodEndsAt", "daysBefore", "createdAt")
     VALUES (${id}, ${row.organizationId}, ${row.id}, ${row.endsAt}::timestamp, ${daysBefore}, ${now}::timestamp)

@@ -14,7 +14,7 @@
 // every instance (429 beyond): each open stream holds a lease row, renewed at
 // each heartbeat and deleted at its end (a crashed instance's expire after
 // three heartbeats). A shutdown ends the streams (clients reconnect).
-import { createId } from "@paralleldrive/cuid2";
+import { newId } from "@/server/ids";
 import { EVENT_TYPES } from "@/lib/enums";
 import type { AuthenticatedKey } from "@/server/api-keys/service";
 import { authenticateApiKey, keyActor } from "@/server/api-keys/service";
@@ -41,7 +41,7 @@ const leaseMs = () => Math.max(3 * env.EVENTS_STREAM_HEARTBEAT_MS, 3_000);
  * transaction lock, so two instances cannot both take the last one.
  */
 async function takePlace(apiKeyId: string): Promise<string> {
-  const id = createId();
+  const id = newId();
   const taken = await db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`event-stream\n${apiKeyId}`}, 0))`;
     const now = new Date();

@@ -2,7 +2,7 @@
 // rows in one transaction, bytes removed again if the transaction fails), and
 // opened only for the owning organization — another organization's file id is
 // simply not found.
-import { createId } from "@paralleldrive/cuid2";
+import { newId } from "@/server/ids";
 import type { StoredFile } from "@/generated/prisma/client";
 import { db, type Tx } from "@/server/db/client";
 import { env } from "@/server/env";
@@ -32,7 +32,7 @@ export async function withStoredFiles<T>(
   const storage = activeStorage();
   const prepared = await Promise.all(
     uploads.map(async (u) => ({
-      id: createId(),
+      id: newId(),
       upload: u,
       pageCount: u.contentType === "application/pdf" ? await pdfPageCount(u.bytes) : null,
     })),

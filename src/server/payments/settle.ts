@@ -3,8 +3,7 @@
 // created or extended, and the events of all of it. Concurrent attempts on one
 // reference serialize on the payment row; only the first settles it. A
 // payment whose currency is not its business's is never credited.
-import crypto from "node:crypto";
-import { createId } from "@paralleldrive/cuid2";
+import { newId } from "@/server/ids";
 import { Prisma, type Coverage as CoverageRow, type Payment as PaymentRow, type PolicyDuration } from "@/generated/prisma/client";
 import { formatMinor } from "@/lib/money";
 import { auditAsSystem, auditInsertSql, systemAuditor } from "@/server/audit/record";
@@ -23,12 +22,6 @@ import { paymentAuditDetails, toPayment } from "./dto";
 import type { CardAuthorization } from "./provider";
 
 const INTERVAL: Record<PolicyDuration, string> = { monthly: "1 month", quarterly: "3 months", yearly: "1 year" };
-const newId = () =>
-  crypto
-    .randomBytes(15)
-    .toString("base64url")
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, "0");
 
 /** What a settlement reads of its payment (with the row's lock). */
 type LockedPayment = Pick<
@@ -149,7 +142,7 @@ export async function settlePayment(
       VALUES ${Prisma.join(
         entries.map(
           (e) =>
-            Prisma.sql`(${createId()}, ${pending.organizationId}, ${e.type}::"LedgerType", ${e.amountMinor}, ${pending.currency}, ${reference}, ${e.description}, ${policy.id}, ${createdAt})`,
+            Prisma.sql`(${newId()}, ${pending.organizationId}, ${e.type}::"LedgerType", ${e.amountMinor}, ${pending.currency}, ${reference}, ${e.description}, ${policy.id}, ${createdAt})`,
         ),
       )}`;
 

@@ -16,6 +16,7 @@
 // verified instead — so it is settled once. Covers not to be charged (turned
 // off, cancelled, no card, policy no longer on sale, tries used up) are let go
 // here. The card notices (a card expiring before the charge) go from here too.
+import { newId } from "@/server/ids";
 import crypto from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
@@ -163,7 +164,7 @@ async function claimBatch(now: Date, opts: RenewalOptions): Promise<{ claimed: n
               kind: "renewal_stopped",
               sourceId: `${row.id}:${row.endsAt.toISOString()}`,
               recipient: row.customerEmail,
-            customerEmail: row.customerEmail,
+              customerEmail: row.customerEmail,
               data,
               runAt: now,
             },
@@ -186,6 +187,7 @@ async function claimBatch(now: Date, opts: RenewalOptions): Promise<{ claimed: n
         email: row.customerEmail,
       });
       fresh.push({
+        id: newId(),
         organizationId: row.organizationId,
         policyId: row.policyId,
         reference,
