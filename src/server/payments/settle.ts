@@ -182,20 +182,21 @@ export async function settlePayment(
     if (!coverage) throw new Error("coverage schedule returned nothing");
     const purchased = inserted || before?.cancelled === true;
 
-    // The customer (one per email), with running totals for the customers list.
-    await tx.$executeRaw`
-      INSERT INTO customer (id, "organizationId", email, name, phone, "paymentsCount", "totalPaidMinor", "lastPaidAt", "createdAt", "updatedAt")
-      VALUES (${newId()}, ${pending.organizationId}, ${pending.email}, ${name}, ${phone}, 1, ${pending.amountMinor}, ${now}, ${now}, ${now})
-      ON CONFLICT ("organizationId", email) DO UPDATE SET
-        name = COALESCE(EXCLUDED.name, customer.name),
-        phone = COALESCE(EXCLUDED.phone, customer.phone),
-        "paymentsCount" = customer."paymentsCount" + 1,
-        "totalPaidMinor" = customer."totalPaidMinor" + EXCLUDED."totalPaidMinor",
-        "lastPaidAt" = GREATEST(customer."lastPaidAt", EXCLUDED."lastPaidAt"),
-        "updatedAt" = EXCLUDED."updatedAt"`;
-
     const coverageAction = purchased ? "purchased" : "renewed";
+    // The payment settled and its customer (one per email, with running totals for the customers list): one
+    // statement. The payment's row is locked already, so the customer's is the only lock it takes.
     const [payment] = await tx.$queryRaw<PaymentRow[]>`
+      WITH customer_paid AS (
+        INSERT INTO customer (id, "organizationId", email, name, phone, "paymentsCount", "totalPaidMinor", "lastPaidAt", "createdAt", "updatedAt")
+        VALUES (${newId()}, ${pending.organizationId}, ${pending.email}, ${name}, ${phone}, 1, ${pending.amountMinor}, ${now}, ${now}, ${now})
+        ON CONFLICT ("organizationId", email) DO UPDATE SET
+          name = COALESCE(EXCLUDED.name, customer.name),
+          phone = COALESCE(EXCLUDED.phone, customer.phone),
+          "paymentsCount" = customer."paymentsCount" + 1,
+          "totalPaidMinor" = customer."totalPaidMinor" + EXCLUDED."totalPaidMinor",
+          "lastPaidAt" = GREATEST(customer."lastPaidAt", EXCLUDED."lastPaidAt"),
+          "updatedAt" = EXCLUDED."updatedAt"
+      )
       UPDATE payment SET status = 'success', "paidAt" = ${now}::timestamp, "feeMinor" = ${fee}, "coverageId" = ${coverage.id},
         "coverageAction" = ${coverageAction},
         "autoRenew" = ${autoRenew === undefined ? Prisma.sql`"autoRenew"` : Prisma.sql`${autoRenew}`},
