@@ -22,14 +22,20 @@ export const CARD_NOTICE_DAYS = 7;
  * expires first; its expiry event at the end — or at the grace period's end.
  * Returns the coverage as it now is (undefined when there is none).
  */
-export async function scheduleCoverage(tx: Tx, coverage: { id: string }): Promise<CoverageRow | undefined> {
+export async function scheduleCoverage(tx: Tx, coverage: { id: string }, also?: ScheduleWith): Promise<CoverageRow | undefined> {
+  // With `also`, the statement writes its assignments too, and the schedule follows the values they give.
+  const autoRenew = also ? Prisma.sql`${also.autoRenew}::boolean` : Prisma.sql`c."autoRenew"`;
+  const cardFirst = also
+    ? cardExpiresBeforeEnd(Prisma.sql`${also.cardExpYear}::int`, Prisma.sql`${also.cardExpMonth}::int`)
+    : CARD_EXPIRES_BEFORE_END;
   const [row] = await tx.$queryRaw<CoverageRow[]>`
     UPDATE coverage c SET
-      "lapseAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) ELSE c."endsAt" END,
-      "graceEndsAt" = CASE WHEN c."autoRenew" THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) END,
-      "renewAt" = CASE WHEN c."autoRenew" THEN c."endsAt" END,
+      ${also?.set.length ? Prisma.sql`${Prisma.join(also.set)},` : Prisma.empty}
+      "lapseAt" = CASE WHEN ${autoRenew} THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) ELSE c."endsAt" END,
+      "graceEndsAt" = CASE WHEN ${autoRenew} THEN c."endsAt" + make_interval(days => ${GRACE_DAYS}) END,
+      "renewAt" = CASE WHEN ${autoRenew} THEN c."endsAt" END,
       "renewalAttempts" = 0,
-      "cardNoticeAt" = CASE WHEN c."autoRenew" AND ${CARD_EXPIRES_BEFORE_END} THEN c."endsAt" - make_interval(days => ${CARD_NOTICE_DAYS}) END,
+      "cardNoticeAt" = CASE WHEN ${autoRenew} AND ${cardFirst} THEN c."endsAt" - make_interval(days => ${CARD_NOTICE_DAYS}) END,
       "remindAt" = CASE WHEN cardinality(${REMINDER_DAYS_SQL}) > 0
         THEN c."endsAt" - make_interval(days => (SELECT max(d) FROM unnest(${REMINDER_DAYS_SQL}) AS d)) END
     FROM organization o
@@ -38,8 +44,18 @@ export async function scheduleCoverage(tx: Tx, coverage: { id: string }): Promis
   return row;
 }
 
+/** Assignments written with a period's schedule, and the values of theirs the schedule depends on. */
+export interface ScheduleWith {
+  set: Prisma.Sql[];
+  autoRenew: boolean;
+  cardExpYear: number | null;
+  cardExpMonth: number | null;
+}
+
 /** The saved card's last valid moment (the end of its expiry month) comes before the period's end. */
-const CARD_EXPIRES_BEFORE_END = Prisma.sql`c."cardExpYear" IS NOT NULL AND make_date(c."cardExpYear", c."cardExpMonth", 1) + interval '1 month' <= c."endsAt"`;
+const cardExpiresBeforeEnd = (year: Prisma.Sql, month: Prisma.Sql) =>
+  Prisma.sql`${year} IS NOT NULL AND make_date(${year}, ${month}, 1) + interval '1 month' <= c."endsAt"`;
+const CARD_EXPIRES_BEFORE_END = cardExpiresBeforeEnd(Prisma.sql`c."cardExpYear"`, Prisma.sql`c."cardExpMonth"`);
 
 /**
  * Auto-renew was switched on or off (or the card removed) in the middle of a

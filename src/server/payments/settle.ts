@@ -17,7 +17,7 @@ import { recordEvent, recordEvents } from "@/server/events/record";
 import { platformFee } from "@/server/ledger/fees";
 import { logger } from "@/server/logger";
 import { renewalDeclined } from "@/server/renewals/dunning";
-import { setPeriodTerms } from "@/server/renewals/terms";
+import { periodTerms } from "@/server/renewals/terms";
 import { paymentAuditDetails, toPayment } from "./dto";
 import type { CardAuthorization } from "./provider";
 
@@ -170,15 +170,18 @@ export async function settlePayment(
       RETURNING *, (xmax = 0) AS inserted`;
     if (!upserted) throw new Error("coverage upsert returned nothing");
     const { inserted, ...upsertedRow } = upserted;
-    // What the period cost (the next renewal's price, unless a new one was announced in time:
-    // src/server/renewals/pricing.ts), and the card and consent the checkout gave.
-    await setPeriodTerms(tx, upsertedRow, {
-      premiumMinor: pending.amountMinor,
-      consent: autoRenew ?? pending.autoRenew ?? null,
-      card: card ? { ...card, provider: pending.provider } : null,
-    });
-    // The new period's reminders, renewal charge and expiry event are due again: the coverage as it now is.
-    const coverage = await scheduleCoverage(tx, upsertedRow);
+    // The new period's reminders, renewal charge and expiry event are due again, written with what the period
+    // cost (the next renewal's price, unless a new one was announced in time: src/server/renewals/pricing.ts) and
+    // the card and consent the checkout gave: one statement.
+    const coverage = await scheduleCoverage(
+      tx,
+      upsertedRow,
+      periodTerms(upsertedRow, {
+        premiumMinor: pending.amountMinor,
+        consent: autoRenew ?? pending.autoRenew ?? null,
+        card: card ? { ...card, provider: pending.provider } : null,
+      }),
+    );
     if (!coverage) throw new Error("coverage schedule returned nothing");
     const purchased = inserted || before?.cancelled === true;
 

@@ -1,8 +1,8 @@
 // What a paid period leaves on its coverage for the next renewal: the premium
 // it cost, the card to charge and the policyholder's consent. Written in the
-// settlement's transaction, before the period is scheduled.
+// settlement's transaction, with the period's schedule (one statement).
 import { Prisma, type Coverage as CoverageRow } from "@/generated/prisma/client";
-import type { Tx } from "@/server/db/client";
+import type { ScheduleWith } from "@/server/coverages/schedule";
 import type { CardAuthorization } from "@/server/payments/provider";
 import { seal } from "@/server/seal";
 
@@ -19,8 +19,12 @@ export const NO_CARD = {
   cardExpYear: null,
 } as const;
 
-export async function setPeriodTerms(
-  tx: Tx,
+/**
+ * The period's terms as assignments for the statement that schedules the
+ * period (`scheduleCoverage`'s `also`), with the values its schedule depends
+ * on as they will be: one UPDATE writes both (the renewal job's hot path).
+ */
+export function periodTerms(
   row: CoverageRow,
   terms: {
     premiumMinor: bigint;
@@ -28,10 +32,18 @@ export async function setPeriodTerms(
     consent: boolean | null;
     card: (CardAuthorization & { provider: string }) | null;
   },
-): Promise<void> {
+): ScheduleWith {
   // An announced price is used up once a period starting at or after its date is paid.
   const announcedUsed = row.nextPremiumFrom !== null && row.nextPremiumFrom.getTime() <= row.periodStartsAt.getTime();
-  const cardData =
+  const cardData: {
+    autoRenew?: boolean;
+    cardProvider?: string | null;
+    cardAuthorizationSealed?: string | null;
+    cardBrand?: string | null;
+    cardLast4?: string | null;
+    cardExpMonth?: number | null;
+    cardExpYear?: number | null;
+  } =
     terms.consent === true && terms.card
       ? {
           autoRenew: true,
@@ -48,12 +60,16 @@ export async function setPeriodTerms(
         : terms.consent === false
           ? { autoRenew: false, ...NO_CARD }
           : {};
-  // Raw: one UPDATE without the ORM's per-query work (it runs once per settled payment, the renewal job's hot path).
   const set: Prisma.Sql[] = [
     Prisma.sql`"premiumMinor" = ${terms.premiumMinor}`,
     Prisma.sql`"updatedAt" = ${new Date()}::timestamp`,
     ...(announcedUsed ? [Prisma.sql`"nextPremiumMinor" = NULL`, Prisma.sql`"nextPremiumFrom" = NULL`] : []),
     ...Object.entries(cardData).map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`),
   ];
-  await tx.$executeRaw`UPDATE coverage SET ${Prisma.join(set)} WHERE id = ${row.id}`;
+  return {
+    set,
+    autoRenew: cardData.autoRenew ?? row.autoRenew,
+    cardExpYear: cardData.cardExpYear !== undefined ? cardData.cardExpYear : row.cardExpYear,
+    cardExpMonth: cardData.cardExpMonth !== undefined ? cardData.cardExpMonth : row.cardExpMonth,
+  };
 }
