@@ -22,15 +22,15 @@ import pg from "pg";
 
 // Row ids as the product makes them (src/server/ids.ts): cuid2's shape from a pooled random buffer.
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
-let pool = Buffer.alloc(0);
-let at = 0;
+let idBytes = Buffer.alloc(0);
+let idAt = 0;
 function randomBelow(limit) {
   for (;;) {
-    if (at >= pool.length) {
-      pool = crypto.randomBytes(4096);
-      at = 0;
+    if (idAt >= idBytes.length) {
+      idBytes = crypto.randomBytes(4096);
+      idAt = 0;
     }
-    const byte = pool[at++];
+    const byte = idBytes[idAt++];
     if (byte < limit) return byte;
   }
 }
