@@ -1,4 +1,5 @@
 // One HTTP attempt of one event to one webhook, and its log row.
+import { newId } from "@/server/ids";
 import type { ReadableStream } from "node:stream/web";
 import { fetch } from "undici";
 import type { Prisma, Webhook as WebhookRow } from "@/generated/prisma/client";
@@ -149,6 +150,7 @@ export function logAttempt(
 ) {
   return tx.webhookDelivery.create({
     data: {
+      id: newId(),
       organizationId: webhook.organizationId,
       webhookId: webhook.id,
       eventId: event.id,

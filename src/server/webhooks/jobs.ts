@@ -4,6 +4,7 @@
 // WEBHOOK_RETRY_SCHEDULE. Nothing is lost between the commit of an event and
 // its delivery: the fan-out commits with the event's "dispatched" mark, and a
 // task stays until its last attempt is logged.
+import { newId } from "@/server/ids";
 import type { Event, Organization, Webhook, WebhookTask } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
@@ -29,7 +30,7 @@ export async function dispatchEvents(): Promise<number> {
     const tasks = events.flatMap((e) =>
       hooks
         .filter((h) => h.organizationId === e.organizationId && h.events.includes(e.type))
-        .map((h) => ({ organizationId: e.organizationId, webhookId: h.id, eventId: e.id })),
+        .map((h) => ({ id: newId(), organizationId: e.organizationId, webhookId: h.id, eventId: e.id })),
     );
     if (tasks.length) await tx.webhookTask.createMany({ data: tasks, skipDuplicates: true });
     // Mail is planned here, after the business transaction committed, and commits with "dispatched".
