@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { env } from "@/server/env";
 import { AppError } from "@/server/errors";
-import { admissionServiceMs, admissionState, admitWrite, assertNotBehind, resetAdmissionServiceMs } from "./admission";
+import { admissionServiceMs, admissionState, admitWrite, assertNotBehind, behindBy, resetAdmissionServiceMs } from "./admission";
 import { loopUtilization } from "./busy";
 
 const saved = { concurrency: env.WRITE_CONCURRENCY, queueMs: env.WRITE_QUEUE_MS };
@@ -164,7 +164,8 @@ describe("a write read far behind its arrival", () => {
     await nextSample();
     // Idle: a connection opened long before its request (a warm pool) is no sign of a process behind.
     expect(loopUtilization()).toBeLessThan(0.5);
-    expect(() => assertNotBehind(5_000)).not.toThrow();
+    expect(behindBy(5_000)).toBe(0);
+    expect(() => assertNotBehind(behindBy(5_000))).not.toThrow();
     // Saturated: the loop busy for several samples, with only a moment between pieces of work.
     const end = performance.now() + 800;
     while (performance.now() < end) {
@@ -175,10 +176,11 @@ describe("a write read far behind its arrival", () => {
       await new Promise((r) => setImmediate(r));
     }
     expect(loopUtilization()).toBeGreaterThanOrEqual(0.9);
-    expect(() => assertNotBehind(999)).not.toThrow();
+    expect(behindBy(999)).toBe(999);
+    expect(() => assertNotBehind(behindBy(999))).not.toThrow();
     let refused: unknown = null;
     try {
-      assertNotBehind(1_000);
+      assertNotBehind(behindBy(1_000));
     } catch (err) {
       refused = err;
     }

@@ -47,12 +47,22 @@ function release() {
 const shed = () => new AppError("service_unavailable", "We are busy right now: retry in a moment");
 
 /**
- * Refuses a write whose head waited WRITE_QUEUE_MS or more to be read (see
- * above): called first, before its key is checked or its body read, so that
- * the refusal costs as little as it can.
+ * How far behind its arrival the process read a write (ms): its read backlog
+ * when the event loop was saturated lately, else 0 — on an idle process a long
+ * wait before the head is a connection opened ahead of its request (a warm
+ * pool), which counts neither for shedding nor against its queue deadline.
  */
-export function assertNotBehind(backlogMs: number): void {
-  if (backlogMs >= env.WRITE_QUEUE_MS && loopUtilization() >= SATURATED) throw shed();
+export function behindBy(backlogMs: number): number {
+  return backlogMs > 0 && loopUtilization() >= SATURATED ? backlogMs : 0;
+}
+
+/**
+ * Refuses a write the process read WRITE_QUEUE_MS or more behind its arrival
+ * (`behindBy`): called first, before its key is checked or its body read, so
+ * that the refusal costs as little as it can.
+ */
+export function assertNotBehind(behindMs: number): void {
+  if (behindMs >= env.WRITE_QUEUE_MS) throw shed();
 }
 
 /** Event-loop utilization from which the process counts as saturated. */

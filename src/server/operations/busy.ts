@@ -26,6 +26,9 @@ export function counted<A extends unknown[]>(handler: (...args: A) => Promise<Re
   return (...args: A): Promise<Response> => countWorking(() => handler(...args));
 }
 
+let sampler: NodeJS.Timeout | undefined;
+let utilization = 0;
+
 /**
  * How busy this process's event loop was lately: its utilization (0–1) over
  * the last quarter of a second that ended (sampled by an unref'd timer started
@@ -44,5 +47,3 @@ export function loopUtilization(): number {
   }
   return utilization;
 }
-let sampler: NodeJS.Timeout | undefined;
-let utilization = 0;

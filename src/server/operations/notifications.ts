@@ -81,7 +81,8 @@ export const notificationOperations = [
       path: "/business/notification-templates/{kind}",
       operationId: "resetNotificationTemplate",
       summary: "Restore a notice's default words",
-      description: "Removes the business's words for this notice; it is sent with the default ones again. Answers the template as it now is.",
+      description:
+        "Removes the business's words for this notice; it is sent with the default ones again. Answers the template as it now is.",
       tag,
       params: NoticeKindParam,
     },

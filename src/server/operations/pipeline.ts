@@ -21,7 +21,7 @@ import { requestIdOf } from "@/server/request-id";
 import { withAuditContext } from "@/server/audit/record";
 import { auditorOfPrincipal } from "@/server/audit/who";
 import { requestHash, runIdempotently } from "@/server/rest/idempotency";
-import { admitWrite, assertNotBehind } from "./admission";
+import { admitWrite, assertNotBehind, behindBy } from "./admission";
 import { readBacklogMs } from "@/server/http-guard";
 import { countWorking } from "./busy";
 import { openApiDocument } from "@/server/rest/openapi";
@@ -245,7 +245,8 @@ async function handleCounted(request: Request, surface: "rest" | "app"): Promise
     } else {
       let found;
       // A write that reached a process already WRITE_QUEUE_MS behind its arrivals is shed first (admission.ts).
-      if (surface === "rest" && method !== "GET") assertNotBehind(backlogMs);
+      const behindMs = surface === "rest" && method !== "GET" ? behindBy(backlogMs) : 0;
+      assertNotBehind(behindMs);
       if (surface === "rest") {
         // 401 and 429 come before the route (404/405), as the contract orders them.
         key = await authenticateKey(request, headers);
@@ -270,11 +271,11 @@ async function handleCounted(request: Request, surface: "rest" | "app"): Promise
         body: validate(body.schema, body.value),
       };
       // REST writes are admitted a few at a time (a burst past them is shed with 503, see admission.ts); their
-      // time in the queue counts from their arrival: the request's start here, less how long its head waited
-      // to be read after the connection was accepted.
+      // time in the queue counts from their arrival: the request's start here, less how far behind it the
+      // process read its head.
       response =
         surface === "rest" && method !== "GET"
-          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers), started - backlogMs)
+          ? await admitWrite(() => run(b, principal!, request, parts, body.raw, headers), started - behindMs)
           : await run(b, principal, request, parts, body.raw, headers);
     }
   } catch (err) {

@@ -2,7 +2,6 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { RETRY_AFTER_SECONDS } from "@/server/errors";
 import { createContext } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
-
 import { counted } from "@/server/operations/busy";
 
 export const dynamic = "force-dynamic";

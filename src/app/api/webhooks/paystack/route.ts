@@ -7,7 +7,6 @@ import { verifyPaystackSignature } from "@/server/payments/provider";
 import { settleReference } from "@/server/payments/remote";
 import { isTransferEvent, settleTransferEvent } from "@/server/payouts/paystack-transfer-events";
 import { isRefundEvent, settleRefundEvent } from "@/server/refunds/paystack-events";
-
 import { counted } from "@/server/operations/busy";
 
 export const dynamic = "force-dynamic";
