@@ -16,6 +16,8 @@ declare module "autocannon" {
     amount?: number;
     pipelining?: number;
     timeout?: number;
+    /** milliseconds between samples; a run ends at the first sample after its duration (default 1000) */
+    sampleInt?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
