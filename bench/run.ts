@@ -576,15 +576,21 @@ async function claimsBurst(orgs: SeededOrganization[]): Promise<Phase> {
   };
 }
 
-/** The dashboard pages the page phase opens, and what on each is its main content (there once its data is). */
+/**
+ * The pages the page phase opens, and what on each is its main content (there once its data is). The API
+ * reference (`/docs`, rendered on the server) is timed to interactive instead: its heading is there and
+ * React has hydrated it (the element carries React's fiber), so its links and menu answer.
+ */
 const PAGES = [
-  { path: "/", content: '[data-testid="stat-revenue"]' },
-  { path: "/payments", content: '[data-testid="payment-row"]' },
-  { path: "/policies", content: '[data-testid="policy-row"]' },
-  { path: "/claims", content: '[data-testid="claim-row"]' },
-  { path: "/earnings", content: '[data-testid="balance-available"]' },
+  { path: "/", content: '[data-testid="stat-revenue"]', interactive: false, targetMs: 800 },
+  { path: "/payments", content: '[data-testid="payment-row"]', interactive: false, targetMs: 800 },
+  { path: "/policies", content: '[data-testid="policy-row"]', interactive: false, targetMs: 800 },
+  { path: "/claims", content: '[data-testid="claim-row"]', interactive: false, targetMs: 800 },
+  { path: "/earnings", content: '[data-testid="balance-available"]', interactive: false, targetMs: 800 },
+  { path: "/docs", content: "main h1", interactive: true, targetMs: 1_500 },
 ] as const;
-const PAGE_TARGET_P75_MS = 800;
+const pagePhaseName = (p: (typeof PAGES)[number]) =>
+  `page ${p.path} (Chromium), to ${p.interactive ? "interactive" : "main content"}`;
 
 /**
  * The dashboard's main pages in Chromium (Debian's headless shell, as the browser specs), signed in as the
@@ -613,7 +619,8 @@ async function pageLoads(org: SeededOrganization, dbUrl: string): Promise<Phase[
       if (!signIn.ok()) throw new BenchError(`sign-in as ${email} failed: ${signIn.status()} ${await signIn.text()}`);
       const page = await context.newPage();
       const out: Phase[] = [];
-      for (const { path: p, content } of PAGES) {
+      for (const entry of PAGES) {
+        const { path: p, content, interactive } = entry;
         const times: number[] = [];
         for (let i = 0; i <= SHAPE.pageLoads; i++) {
           const response = await page.goto(`${APP}${p}`, { waitUntil: "commit" });
@@ -621,7 +628,8 @@ async function pageLoads(org: SeededOrganization, dbUrl: string): Promise<Phase[
           // A string, not a function: tsx's transform would name the function with a helper the page lacks.
           const ms = (await page.evaluate(
             `new Promise((resolve) => {
-              const check = () => (document.querySelector(${JSON.stringify(content)}) ? resolve(performance.now()) : requestAnimationFrame(check));
+              const ready = (el) => !!el && (!${interactive} || Object.keys(el).some((k) => k.startsWith("__reactFiber")));
+              const check = () => (ready(document.querySelector(${JSON.stringify(content)})) ? resolve(performance.now()) : requestAnimationFrame(check));
               check();
             })`,
           )) as number;
@@ -631,7 +639,7 @@ async function pageLoads(org: SeededOrganization, dbUrl: string): Promise<Phase[
         const sorted = [...times].sort((a, b) => a - b);
         const p75 = sorted[Math.ceil(0.75 * sorted.length) - 1]!;
         out.push({
-          name: `page ${p} (Chromium), to main content`,
+          name: pagePhaseName(entry),
           target: "product",
           connections: 1,
           requests: times.length,
@@ -889,13 +897,13 @@ function targets(bundle: RouteSize[] | undefined): Target[] {
     value: burst ? `${JSON.stringify(burst.statusCodes)}, p99 ${burst.p99} ms` : "n/a",
     pass: burst ? burst.errors === 0 && burst.non2xx === 0 && burst.p99! < 2000 : null,
   });
-  for (const { path: p } of PAGES) {
-    const page = find(`page ${p} (Chromium), to main content`);
+  for (const entry of PAGES) {
+    const page = find(pagePhaseName(entry));
     const p75 = page?.extra?.p75 as number | undefined;
     out.push({
-      name: `${p}: p75 time to main content < ${PAGE_TARGET_P75_MS} ms`,
+      name: `${entry.path}: p75 time to ${entry.interactive ? "interactive" : "main content"} < ${entry.targetMs} ms`,
       value: p75 === undefined ? "n/a" : `${p75} ms`,
-      pass: p75 === undefined ? null : p75 < PAGE_TARGET_P75_MS,
+      pass: p75 === undefined ? null : p75 < entry.targetMs,
     });
   }
   const hook = find("event → first webhook delivery");
@@ -1105,7 +1113,9 @@ async function main(): Promise<number> {
   await runPhase("analytics overview GET /api/v1/business/analytics/overview", () =>
     singleOrgLatency("analytics overview, 1 conn", "/api/v1/business/analytics/overview", history),
   );
-  await runPhase("dashboard pages in Chromium (the organization with the history)", () => pageLoads(history, database.url));
+  await runPhase("dashboard pages (the organization with the history) and /docs in Chromium", () =>
+    pageLoads(history, database.url),
+  );
   await runPhase(`event → first webhook delivery (${SHAPE.events} claims)`, () =>
     webhookLatency(orgs[orgs.length - 1]!, database.url),
   );
