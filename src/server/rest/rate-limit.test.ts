@@ -9,6 +9,7 @@ import {
   batchedLimiter,
   consumeRateLimit,
   counterLimiter,
+  databaseBatchWriter,
   databaseCounter,
   memoryLimiter,
   redisCounter,
@@ -114,6 +115,18 @@ describe("rate limit stores", () => {
     expect(await storedCount(org.id)).toBe(4);
   });
 
+  it("batched: two instances writing the same keys in opposite orders never deadlock", async () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `deadlock-${unique()}-${String(i).padStart(3, "0")}`);
+    const windowStart = Math.floor(Date.now() / 60_000) * 60;
+    const rows = keys.map((key) => ({ key, windowStart, by: 1 }));
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([databaseBatchWriter(rows), databaseBatchWriter([...rows].reverse())]);
+    }
+    const stored = await db.rateLimitWindow.findMany({ where: { organizationId: { in: keys } }, select: { count: true } });
+    expect(stored).toHaveLength(300);
+    expect(stored.every((r) => r.count === 10)).toBe(true);
+  });
+
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   afterAll(() => redis.disconnect());
 
@@ -123,7 +136,10 @@ describe("rate limit stores", () => {
     try {
       const org = `org_${unique()}`;
       await awayFromWindowEdge();
-      const [a, b] = await Promise.all([burst(counterLimiter(redisCounter(redis)), org, 5, 6), burst(counterLimiter(redisCounter(other)), org, 5, 6)]);
+      const [a, b] = await Promise.all([
+        burst(counterLimiter(redisCounter(redis)), org, 5, 6),
+        burst(counterLimiter(redisCounter(other)), org, 5, 6),
+      ]);
       expect(a + b).toBe(5);
     } finally {
       other.disconnect();

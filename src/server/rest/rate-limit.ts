@@ -118,7 +118,11 @@ interface Tally {
   flushing: number;
 }
 
-/** Adds many keys' counts in one statement; answers each key's shared count. */
+/**
+ * Adds many keys' counts in one statement; answers each key's shared count. The rows are written in key
+ * order: two instances flushing the same keys in their own orders locked them crosswise (PostgreSQL's
+ * `deadlock detected`, seen once in a bench run's claims phase; the counts were kept and written again).
+ */
 export type BatchWriter = (rows: { key: string; windowStart: number; by: number }[]) => Promise<Map<string, number>>;
 
 export const databaseBatchWriter: BatchWriter = async (rows) => {
@@ -128,6 +132,7 @@ export const databaseBatchWriter: BatchWriter = async (rows) => {
     INSERT INTO rate_limit_window ("organizationId", "windowStart", count)
     SELECT k, to_timestamp(w) AT TIME ZONE 'UTC', b
     FROM unnest(${rows.map((r) => r.key)}::text[], ${rows.map((r) => r.windowStart)}::int[], ${rows.map((r) => r.by)}::int[]) AS t(k, w, b)
+    ORDER BY k, w
     ON CONFLICT ("organizationId", "windowStart") DO UPDATE SET count = rate_limit_window.count + EXCLUDED.count
     RETURNING "organizationId", count`;
   for (const r of result) out.set(r.organizationId, Number(r.count));
