@@ -11,9 +11,9 @@
 //   `notifications.sms` is on (live events only: test mode does not page the team);
 // - the policyholder: their notices by email always (the service), and by SMS
 //   when `notifications.sms` is on, a phone is known and they did not opt out.
-import { newId } from "@/server/ids";
 import type { Prisma } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
+import { newId } from "@/server/ids";
 import { logger } from "@/server/logger";
 import { MAIL_DATA, type MailKind } from "./kinds";
 

@@ -1,11 +1,11 @@
 // One HTTP attempt of one event to one webhook, and its log row.
-import { newId } from "@/server/ids";
 import type { ReadableStream } from "node:stream/web";
 import { fetch } from "undici";
 import type { Prisma, Webhook as WebhookRow } from "@/generated/prisma/client";
 import type { Tx } from "@/server/db/client";
 import { env } from "@/server/env";
 import { recordEvent } from "@/server/events/record";
+import { newId } from "@/server/ids";
 import { unseal } from "@/server/seal";
 import { signatureHeaders } from "./signing";
 import { pinnedAgent, resolveTarget, type ResolveHost } from "./url-safety";

@@ -4,10 +4,10 @@
 // WEBHOOK_RETRY_SCHEDULE. Nothing is lost between the commit of an event and
 // its delivery: the fan-out commits with the event's "dispatched" mark, and a
 // task stays until its last attempt is logged.
-import { newId } from "@/server/ids";
 import type { Event, Organization, Webhook, WebhookTask } from "@/generated/prisma/client";
 import { db } from "@/server/db/client";
 import { env } from "@/server/env";
+import { newId } from "@/server/ids";
 import { passJob, rowJob, runRowJob } from "@/server/jobs/kind";
 import { scheduleOf } from "@/server/jobs/retry";
 import { planMailTasks } from "@/server/mail/plan";
